@@ -1,0 +1,223 @@
+"""Lattices of cells: neighbours, the symmetry group, translations and drawing coordinates.
+
+Every other module talks to a lattice only through this interface, so a new lattice (the hex
+tiles of Tangle) slots in without touching callers. Cells are integer pairs ``(x, y)``; rows
+grow downward.
+
+Triangle lattice (RULES.md): cell ``(x, y)`` points up when ``x + y`` is even; its horizontal
+neighbours are ``(x +- 1, y)``, an up cell's third neighbour is ``(x, y + 1)``, a down cell's
+``(x, y - 1)``. Translations must keep that parity, so ``dx + dy`` is even.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterable
+
+import numpy as np
+
+from ..errors import ShapeError
+
+Cell = tuple[int, int]
+
+_H = math.sqrt(3.0) / 2.0
+
+
+class Lattice:
+    """A planar lattice of cells with a finite point group of symmetries.
+
+    Symmetry ``k`` for ``0 <= k < n_rotations`` is a rotation; ``n_rotations + k`` is that
+    rotation applied after a mirror. Symmetry 0 is the identity.
+    """
+
+    name: str = ""
+    n_rotations: int = 1
+    n_neighbours: int = 0
+
+    @property
+    def n_symmetries(self) -> int:
+        return 2 * self.n_rotations
+
+    def symmetries(self, kind: str) -> range:
+        """Indices of the symmetries that define an equivalence kind."""
+        if kind == "fixed":
+            return range(1)
+        if kind == "one-sided":
+            return range(self.n_rotations)
+        if kind == "free":
+            return range(self.n_symmetries)
+        raise ShapeError(f"unknown kind {kind!r}: expected fixed, one-sided or free")
+
+    # --- to be provided by each lattice -------------------------------------------------
+    def transform(self, cells: np.ndarray, k: int) -> np.ndarray:
+        """Apply symmetry ``k`` to an (n, 2) int array of cells; returns a new array."""
+        raise NotImplementedError
+
+    def translation_to_origin(self, cells: np.ndarray) -> tuple[int, int]:
+        """The lattice translation that brings ``cells`` to their normal position."""
+        raise NotImplementedError
+
+    def is_translation(self, dx: int, dy: int) -> bool:
+        """Whether shifting by (dx, dy) maps the lattice onto itself (cell kinds preserved)."""
+        raise NotImplementedError
+
+    def neighbours(self, cell: Cell) -> list[Cell]:
+        raise NotImplementedError
+
+    def polygon(self, cell: Cell) -> list[tuple[float, float]]:
+        """Corners of the cell in drawing units (edge length 1, y downward)."""
+        raise NotImplementedError
+
+    def cell_ok(self, cell: Cell) -> bool:
+        """Whether ``cell`` is a cell of this lattice (every integer pair is, so far)."""
+        return True
+
+    # --- shared -------------------------------------------------------------------------
+    def normalize(self, cells: np.ndarray) -> np.ndarray:
+        """Translation normal form: shifted to the origin and sorted by (y, x)."""
+        dx, dy = self.translation_to_origin(cells)
+        out = cells + np.array([dx, dy], dtype=cells.dtype)
+        order = np.lexsort((out[:, 0], out[:, 1]))
+        return out[order]
+
+    def __repr__(self) -> str:
+        return f"<{self.name} lattice>"
+
+    def __reduce__(self):
+        return (get_lattice, (self.name,))
+
+
+class TriangleLattice(Lattice):
+    """Equilateral triangles; 6 rotations x mirror = 12 symmetries."""
+
+    name = "triangle"
+    n_rotations = 6
+    n_neighbours = 3
+
+    # Symmetries act on 3 x centroid in an axial basis u = (1, 0), v = (1/2, h) of the vertex
+    # lattice, where a rotation by 60 degrees is (a, b) -> (-b, a + b) and the mirror in the
+    # u axis is (a, b) -> (a + b, -b). Up cells have sb = 2 (mod 3), down cells sb = 1.
+    _ROT = np.array([[0, -1], [1, 1]], dtype=np.int64)
+    _MIR = np.array([[1, 1], [0, -1]], dtype=np.int64)
+
+    def __init__(self) -> None:
+        mats = []
+        for mirror in (False, True):
+            for r in range(6):
+                m = np.linalg.matrix_power(self._ROT, r)
+                if mirror:
+                    m = m @ self._MIR
+                mats.append(m)
+        self._mats = mats
+
+    @staticmethod
+    def _to_axial3(cells: np.ndarray) -> np.ndarray:
+        x = cells[:, 0].astype(np.int64)
+        y = cells[:, 1].astype(np.int64)
+        up = ((x + y) & 1) == 0
+        d = x - y
+        sa = np.where(up, (3 * d - 2) // 2, (3 * d - 1) // 2)
+        sb = np.where(up, 3 * y + 2, 3 * y + 1)
+        return np.stack([sa, sb], axis=1)
+
+    @staticmethod
+    def _from_axial3(s: np.ndarray) -> np.ndarray:
+        sa, sb = s[:, 0], s[:, 1]
+        up = (sb % 3) == 2
+        y = np.where(up, (sb - 2) // 3, (sb - 1) // 3)
+        x = y + np.where(up, (2 * sa + 2) // 3, (2 * sa + 1) // 3)
+        return np.stack([x, y], axis=1)
+
+    def transform(self, cells: np.ndarray, k: int) -> np.ndarray:
+        if k == 0:
+            return np.array(cells, dtype=np.int64, copy=True)
+        s = self._to_axial3(cells)
+        return self._from_axial3(s @ self._mats[k].T)
+
+    def translation_to_origin(self, cells: np.ndarray) -> tuple[int, int]:
+        dy = -int(cells[:, 1].min())
+        dx = -int(cells[:, 0].min())
+        if (dx + dy) & 1:
+            dx += 1
+        return dx, dy
+
+    def is_translation(self, dx: int, dy: int) -> bool:
+        return (dx + dy) % 2 == 0
+
+    def neighbours(self, cell: Cell) -> list[Cell]:
+        x, y = cell
+        third = (x, y + 1) if (x + y) % 2 == 0 else (x, y - 1)
+        return [(x - 1, y), (x + 1, y), third]
+
+    def polygon(self, cell: Cell) -> list[tuple[float, float]]:
+        x, y = cell
+        if (x + y) % 2 == 0:
+            return [((x + 1) / 2, y * _H), (x / 2 + 1, (y + 1) * _H), (x / 2, (y + 1) * _H)]
+        return [(x / 2, y * _H), (x / 2 + 1, y * _H), ((x + 1) / 2, (y + 1) * _H)]
+
+    @staticmethod
+    def points_up(cell: Cell) -> bool:
+        return (cell[0] + cell[1]) % 2 == 0
+
+
+class SquareLattice(Lattice):
+    """Unit squares; 4 rotations x mirror = 8 symmetries."""
+
+    name = "square"
+    n_rotations = 4
+    n_neighbours = 4
+
+    def transform(self, cells: np.ndarray, k: int) -> np.ndarray:
+        c = np.array(cells, dtype=np.int64, copy=True)
+        if k >= 4:
+            c[:, 0] = -c[:, 0]
+            k -= 4
+        for _ in range(k):
+            c = np.stack([-c[:, 1], c[:, 0]], axis=1)
+        return c
+
+    def translation_to_origin(self, cells: np.ndarray) -> tuple[int, int]:
+        return -int(cells[:, 0].min()), -int(cells[:, 1].min())
+
+    def is_translation(self, dx: int, dy: int) -> bool:
+        return True
+
+    def neighbours(self, cell: Cell) -> list[Cell]:
+        x, y = cell
+        return [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
+
+    def polygon(self, cell: Cell) -> list[tuple[float, float]]:
+        x, y = cell
+        return [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)]
+
+
+TRIANGLE = TriangleLattice()
+SQUARE = SquareLattice()
+_LATTICES: dict[str, Lattice] = {"triangle": TRIANGLE, "square": SQUARE}
+
+
+def register_lattice(lattice: Lattice) -> None:
+    """Make a lattice available by name (the hex lattice registers itself this way)."""
+    _LATTICES[lattice.name] = lattice
+
+
+def get_lattice(name: str | Lattice) -> Lattice:
+    """The lattice called ``name`` ('triangle', 'square', ...)."""
+    if isinstance(name, Lattice):
+        return name
+    try:
+        return _LATTICES[name]
+    except KeyError:
+        raise ShapeError(
+            f"unknown lattice {name!r}: expected one of {', '.join(sorted(_LATTICES))}"
+        ) from None
+
+
+def as_cell_array(cells: Iterable[Cell] | np.ndarray) -> np.ndarray:
+    """Cells as an (n, 2) int64 array."""
+    arr = np.asarray(list(cells) if not isinstance(cells, np.ndarray) else cells, dtype=np.int64)
+    if arr.size == 0:
+        return np.zeros((0, 2), dtype=np.int64)
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise ShapeError("cells must be pairs [x, y]")
+    return arr
