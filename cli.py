@@ -1,7 +1,223 @@
+"""The `tanglekit` command line: a thin typer app that parses, calls the library and prints.
+
+Heavy modules (numpy, numba, ortools) are imported inside the commands, so `tanglekit --help`
+stays fast. Library errors (TanglekitError) become one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
 import typer
-app = typer.Typer()
-@app.command()
-def hello():
-    print("hi")
-def main():
-    app()
+
+from . import __version__
+from .errors import TanglekitError
+
+app = typer.Typer(
+    help="Solve, generate and analyse puzzles for Zangle, Tanglung, QANGO, Zinga and Tangle.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+shapes_app = typer.Typer(help="Lattice shapes: enumerate, canonical forms, pictures.", no_args_is_help=True)
+app.add_typer(shapes_app, name="shapes")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"tanglekit {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """tanglekit: solvers, generators and analysis for five tabletop games."""
+
+
+class LatticeName(str, Enum):
+    triangle = "triangle"
+    square = "square"
+
+
+class Kind(str, Enum):
+    fixed = "fixed"
+    one_sided = "one-sided"
+    free = "free"
+
+
+def _print_json(obj) -> None:
+    typer.echo(json.dumps(obj))
+
+
+def _write_text(path: Path, text: str, what: str = "picture") -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise TanglekitError(f"cannot write {what} to {path}: {e.strerror}") from None
+    typer.echo(f"wrote {path}", err=True)
+
+
+# --- shapes ---------------------------------------------------------------------------------
+
+
+@shapes_app.command("enumerate")
+def shapes_enumerate(
+    n: int = typer.Argument(..., help="Size (number of cells)."),
+    lattice: LatticeName = typer.Option(LatticeName.triangle, help="Cell lattice."),
+    kind: Kind = typer.Option(Kind.free, help="Equivalence: fixed, one-sided or free."),
+    count: bool = typer.Option(False, "--count", help="Only count (fast numba kernel)."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+    svg: Optional[Path] = typer.Option(None, help="Write a sheet of the shapes as SVG."),
+) -> None:
+    """Enumerate (or count) the polyforms of size N. Example: tanglekit shapes enumerate 6."""
+    if n < 1:
+        raise TanglekitError("size N must be at least 1")
+    if count:
+        from .shapes.enumerate import count_polyforms
+
+        c = count_polyforms(n, lattice.value, kind.value)
+        if as_json:
+            _print_json({"lattice": lattice.value, "kind": kind.value, "size": n, "count": c})
+        else:
+            typer.echo(f"{c} {kind.value} {_plural(lattice.value, n)}")
+        return
+    if n > 12:
+        raise TanglekitError("listing shapes is limited to N <= 12; use --count for larger N")
+    from .shapes.enumerate import iter_polyforms
+    from .shapes.notation import format_shape
+
+    shapes = list(iter_polyforms(n, lattice.value, kind.value))
+    if svg is not None:
+        from .shapes.render import svg_sheet
+
+        _write_text(svg, svg_sheet(shapes, cols=min(8, max(1, len(shapes)))))
+    if as_json:
+        _print_json(
+            {
+                "lattice": lattice.value,
+                "kind": kind.value,
+                "size": n,
+                "count": len(shapes),
+                "shapes": [[list(c) for c in s.cells] for s in shapes],
+            }
+        )
+        return
+    from .shapes.render import text_sheet
+
+    if len(shapes) <= 200:
+        typer.echo(text_sheet(shapes, cols=6))
+    else:
+        for s in shapes:
+            typer.echo(format_shape(s, style="line"))
+    typer.echo(f"{len(shapes)} {kind.value} {_plural(lattice.value, n)}")
+
+
+def _plural(lattice: str, n: int) -> str:
+    return f"{'polyiamonds' if lattice == 'triangle' else 'polyominoes'} of size {n}"
+
+
+def _shape_arg(spec: str, lattice: Optional[LatticeName]):
+    from .shapes.notation import load_shape_arg
+
+    return load_shape_arg(spec, lattice.value if lattice else None)
+
+
+@shapes_app.command("canon")
+def shapes_canon(
+    shape: str = typer.Argument(..., help="Shape: notation (^v^/v^v, ##/#.), JSON [[x,y],...] or @FILE."),
+    kind: Kind = typer.Option(Kind.free, help="Equivalence: fixed, one-sided or free."),
+    lattice: Optional[LatticeName] = typer.Option(None, help="Lattice (inferred from notation)."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+) -> None:
+    """Canonical form and symmetry order of a shape. Example: tanglekit shapes canon '^v^v'."""
+    from .shapes.notation import format_shape
+
+    p = _shape_arg(shape, lattice)
+    c = p.canonical(kind.value)
+    info = {
+        "lattice": p.lattice.name,
+        "kind": kind.value,
+        "area": p.area,
+        "canonical": [list(x) for x in c.cells],
+        "notation": format_shape(c, style="line"),
+        "symmetry_order": p.symmetry_order(kind.value),
+        "connected": p.is_connected(),
+        "holes": p.holes(),
+    }
+    if as_json:
+        _print_json(info)
+        return
+    typer.echo(format_shape(c, style="art"))
+    for k in ("lattice", "area", "notation", "symmetry_order", "connected", "holes"):
+        typer.echo(f"{k}: {info[k]}")
+
+
+@shapes_app.command("show")
+def shapes_show(
+    shape: str = typer.Argument(..., help="Shape: notation, JSON [[x,y],...] or @FILE."),
+    lattice: Optional[LatticeName] = typer.Option(None, help="Lattice (inferred from notation)."),
+    svg: Optional[Path] = typer.Option(None, help="Write the picture as SVG."),
+    as_json: bool = typer.Option(False, "--json", help="Print the cells as JSON."),
+) -> None:
+    """Draw a shape in the terminal (and as SVG). Example: tanglekit shapes show '##/##' --svg sq.svg."""
+    from .shapes.render import svg_shape, text_shape
+
+    p = _shape_arg(shape, lattice)
+    if svg is not None:
+        _write_text(svg, svg_shape(p))
+    if as_json:
+        _print_json({"lattice": p.lattice.name, "cells": [list(c) for c in p.cells]})
+    else:
+        typer.echo(text_shape(p))
+
+
+# --- bench ----------------------------------------------------------------------------------
+
+
+@app.command("bench")
+def bench(
+    name: Optional[str] = typer.Argument(None, help="Benchmark name (file in benchmarks/); all if omitted."),
+    quick: bool = typer.Option(False, "--quick", help="Smaller sizes, for a fast look."),
+) -> None:
+    """Run the benchmark scripts and print their tables. Example: tanglekit bench enumerate --quick."""
+    import importlib
+
+    here = Path(__file__).resolve().parent / "benchmarks"
+    names = sorted(p.stem for p in here.glob("*.py") if not p.stem.startswith("_"))
+    if name is not None:
+        if name not in names:
+            raise TanglekitError(f"no benchmark {name!r}; available: {', '.join(names)}")
+        names = [name]
+    for nm in names:
+        mod = importlib.import_module(f"{__package__}.benchmarks.{nm}")
+        typer.echo(f"## {nm}\n")
+        mod.main(["--quick"] if quick else [])
+        typer.echo("")
+
+
+def main() -> None:
+    """Console entry point: run the app, turning library errors into exit code 2."""
+    try:
+        app()
+    except TanglekitError as e:
+        typer.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    except (FileNotFoundError, IsADirectoryError, PermissionError) as e:
+        typer.echo(f"error: {e.strerror}: {e.filename}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()
