@@ -6,8 +6,6 @@ stays fast. Library errors (TanglekitError) become one line on stderr and exit c
 
 from __future__ import annotations
 
-import json
-import sys
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -15,6 +13,7 @@ from typing import Optional
 import typer
 
 from . import __version__
+from .cli_common import print_json, run_app, write_text
 from .errors import TanglekitError
 
 app = typer.Typer(
@@ -53,17 +52,6 @@ class Kind(str, Enum):
     free = "free"
 
 
-def _print_json(obj) -> None:
-    typer.echo(json.dumps(obj))
-
-
-def _write_text(path: Path, text: str, what: str = "picture") -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    except OSError as e:
-        raise TanglekitError(f"cannot write {what} to {path}: {e.strerror}") from None
-    typer.echo(f"wrote {path}", err=True)
 
 
 # --- shapes ---------------------------------------------------------------------------------
@@ -86,7 +74,7 @@ def shapes_enumerate(
 
         c = count_polyforms(n, lattice.value, kind.value)
         if as_json:
-            _print_json({"lattice": lattice.value, "kind": kind.value, "size": n, "count": c})
+            print_json({"lattice": lattice.value, "kind": kind.value, "size": n, "count": c})
         else:
             typer.echo(f"{c} {kind.value} {_plural(lattice.value, n)}")
         return
@@ -99,9 +87,9 @@ def shapes_enumerate(
     if svg is not None:
         from .shapes.render import svg_sheet
 
-        _write_text(svg, svg_sheet(shapes, cols=min(8, max(1, len(shapes)))))
+        write_text(svg, svg_sheet(shapes, cols=min(8, max(1, len(shapes)))))
     if as_json:
-        _print_json(
+        print_json(
             {
                 "lattice": lattice.value,
                 "kind": kind.value,
@@ -154,7 +142,7 @@ def shapes_canon(
         "holes": p.holes(),
     }
     if as_json:
-        _print_json(info)
+        print_json(info)
         return
     typer.echo(format_shape(c, style="art"))
     for k in ("lattice", "area", "notation", "symmetry_order", "connected", "holes"):
@@ -173,9 +161,9 @@ def shapes_show(
 
     p = _shape_arg(shape, lattice)
     if svg is not None:
-        _write_text(svg, svg_shape(p))
+        write_text(svg, svg_shape(p))
     if as_json:
-        _print_json({"lattice": p.lattice.name, "cells": [list(c) for c in p.cells]})
+        print_json({"lattice": p.lattice.name, "cells": [list(c) for c in p.cells]})
     else:
         typer.echo(text_shape(p))
 
@@ -206,17 +194,7 @@ def bench(
 
 def main() -> None:
     """Console entry point: run the app, turning library errors into exit code 2."""
-    try:
-        app()
-    except TanglekitError as e:
-        typer.echo(f"error: {e}", err=True)
-        sys.exit(2)
-    except (FileNotFoundError, IsADirectoryError, PermissionError) as e:
-        typer.echo(f"error: {e.strerror}: {e.filename}", err=True)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
-        sys.exit(130)
+    run_app(app)
 
 
 if __name__ == "__main__":
