@@ -175,21 +175,50 @@ def shapes_show(
 def bench(
     name: Optional[str] = typer.Argument(None, help="Benchmark name (file in benchmarks/); all if omitted."),
     quick: bool = typer.Option(False, "--quick", help="Smaller sizes, for a fast look."),
+    record: bool = typer.Option(
+        False, "--record", help="Also store each table in benchmarks/RESULTS.md with its command."
+    ),
 ) -> None:
     """Run the benchmark scripts and print their tables. Example: tanglekit bench enumerate --quick."""
+    import contextlib
     import importlib
+    import io
 
     here = Path(__file__).resolve().parent / "benchmarks"
     names = sorted(p.stem for p in here.glob("*.py") if not p.stem.startswith("_"))
     if name is not None:
         if name not in names:
-            raise TanglekitError(f"no benchmark {name!r}; available: {', '.join(names)}")
+            raise TanglekitError(f"no benchmark {name!r}; available: {', '.join(names) or 'none'}")
         names = [name]
     for nm in names:
         mod = importlib.import_module(f"{__package__}.benchmarks.{nm}")
         typer.echo(f"## {nm}\n")
-        mod.main(["--quick"] if quick else [])
-        typer.echo("")
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            mod.main(["--quick"] if quick else [])
+        typer.echo(buf.getvalue())
+        if record:
+            command = f"tanglekit bench {nm}" + (" --quick" if quick else "")
+            _record_result(here / "RESULTS.md", nm, command, buf.getvalue())
+
+
+def _record_result(path: Path, name: str, command: str, table: str) -> None:
+    """Replace (or add) the section of one benchmark in RESULTS.md."""
+    import datetime
+    import platform
+    import re
+
+    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmark results\n\n"
+    stamp = datetime.date.today().isoformat()
+    section = (
+        f"## {name}\n\nCommand: `{command}` ({stamp}, {platform.machine()}, "
+        f"{platform.python_implementation()} {platform.python_version()}, 2-core shared machine)\n\n"
+        f"{table.strip()}\n\n"
+    )
+    pattern = re.compile(rf"^## {re.escape(name)}\n.*?(?=^## |\Z)", re.S | re.M)
+    text = pattern.sub(lambda _: section, text) if pattern.search(text) else text + section
+    path.write_text(text, encoding="utf-8")
+    typer.echo(f"recorded in {path}", err=True)
 
 
 def main() -> None:
