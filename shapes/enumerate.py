@@ -1,0 +1,519 @@
+"""Polyform enumeration: Redelmeier's algorithm as numba kernels (counts, shapes) and a reference.
+
+``count_polyforms`` counts fixed, one-sided or free polyiamonds / polyominoes of one size
+(``count_polyforms_by_size``: every size up to n in one run); ``iter_polyforms`` yields the
+shapes themselves; ``reference_count_polyforms`` / ``reference_polyforms`` are the slow,
+obviously correct set-growing versions the tests compare the kernels against.
+
+How the kernels work. A fixed animal is counted once, at the translation that puts its least
+cell in (y, x) order on an origin; cells before the origin are blocked. Triangle cells come in
+two kinds (up and down) that no translation exchanges, so there are two origins whose counts
+add up. Redelmeier's algorithm grows animals from the origin keeping an "untried" list of
+reachable cells; each cell joins the list once per branch (a mark), so each animal is made
+exactly once. The untried lists of all levels share one array: a level tries its entries in
+increasing order and appends newly reached cells at the end, so a child's list is always the
+contiguous tail ``[next untried, end)`` and nothing is copied. Fixed counts at the last level
+are the list lengths, with no per-animal work. One-sided / free counts keep the fixed animals
+that are the least of their images under the lattice symmetries (per-cell transform tables,
+computed with ``Lattice.transform``). Running per-level minima and coordinate sums of every
+image decide almost all comparisons in O(1) per symmetry; only ties normalise and sort cells.
+Counting orders normal forms by (sum y, sum x, sum xy, cells), which has few ties; listing
+uses ``Polyform.canonical``'s order, so the shapes yielded are exactly its representatives.
+
+numba is imported and the kernels compiled (or loaded from the on-disk cache) on first use, so
+importing this module stays cheap.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterator
+
+import numpy as np
+
+from ..errors import ShapeError
+from .lattice import Lattice, get_lattice
+from .polyform import Polyform
+
+# Lattices the kernels know: their origins (one per class of cells under translation) and
+# whether the translation normal form needs the triangle parity fix (dx + dy even).
+_ORIGINS = {"triangle": ((0, 0), (1, 0)), "square": ((0, 0),)}
+_PARITY = {"triangle": 1, "square": 0}
+
+
+# --- numba kernels (plain Python until _jit() compiles them) ----------------------------------
+
+
+def _normal_keys(animal, m, tf, k, parity, width, keys):
+    """Sorted keys ``y * width + x`` of symmetry ``k`` of the animal: its normal form."""
+    minx = 1 << 30
+    miny = 1 << 30
+    for i in range(m):
+        c = animal[i]
+        minx = min(minx, tf[0, k, c])
+        miny = min(miny, tf[1, k, c])
+    dx = -minx
+    dy = -miny
+    if parity != 0 and ((dx + dy) & 1) != 0:
+        dx += 1
+    for i in range(m):
+        c = animal[i]
+        key = (tf[1, k, c] + dy) * width + (tf[0, k, c] + dx)
+        j = i
+        while j > 0 and keys[j - 1] > key:  # insertion sort: m is small
+            keys[j] = keys[j - 1]
+            j -= 1
+        keys[j] = key
+    return 0
+
+
+def _update_running(tf, c, running, d):
+    """Level d's running minima of each image's x, y and (y, x) key, and sums of x, y and xy."""
+    for k in range(tf.shape[1]):
+        x = tf[0, k, c]
+        y = tf[1, k, c]
+        r = tf[2, k, c]
+        if d == 0:
+            running[d, 0, k] = x
+            running[d, 1, k] = y
+            running[d, 2, k] = r
+            running[d, 3, k] = x
+            running[d, 4, k] = y
+            running[d, 5, k] = x * y
+        else:
+            running[d, 0, k] = min(x, running[d - 1, 0, k])
+            running[d, 1, k] = min(y, running[d - 1, 1, k])
+            running[d, 2, k] = min(r, running[d - 1, 2, k])
+            running[d, 3, k] = running[d - 1, 3, k] + x
+            running[d, 4, k] = running[d - 1, 4, k] + y
+            running[d, 5, k] = running[d - 1, 5, k] + x * y
+    return 0
+
+
+def _precheck(running, d, m, prm, by_sums):
+    """Decide from the running minima whether the m-cell animal is the least of its images.
+
+    Returns 0 (an image is less), 1 (every image is greater) or 2 (a tie: call _full_check).
+    The order compares the first cell's x (Polyform.canonical's order starts so) or, with
+    ``by_sums``, the sums of y, x and xy over the normal form (fewer ties, for counting).
+    A leaf function on purpose: numba calls that pass arrays on cost refcounting per call.
+    """
+    verdict = 1
+    a0 = 0
+    b0 = 0
+    e0 = 0
+    for k in range(running.shape[2]):
+        dx = -running[d, 0, k]
+        dy = -running[d, 1, k]
+        if prm[0] != 0 and ((dx + dy) & 1) != 0:
+            dx += 1
+        if by_sums:
+            sx = running[d, 3, k]
+            sy = running[d, 4, k]
+            a = sy + m * dy
+            b = sx + m * dx
+            e = running[d, 5, k] + dy * sx + dx * sy + m * dx * dy
+        else:
+            a = running[d, 2, k] % prm[2] + prm[3] + dx  # x of the first cell, which is in row 0
+            b = 0
+            e = 0
+        if k == 0:
+            a0 = a
+            b0 = b
+            e0 = e
+        elif a != a0:
+            if a < a0:
+                return 0
+        elif b != b0:
+            if b < b0:
+                return 0
+        elif e != e0:
+            if e < e0:
+                return 0
+        else:
+            verdict = 2
+    return verdict
+
+
+def _full_check(animal, m, tf, prm, keys0, keys1, by_sums):
+    """The same decision as _precheck, comparing whole normal forms (cells x before y on ties)."""
+    parity = prm[0]
+    width = prm[1]
+    _normal_keys(animal, m, tf, 0, parity, width, keys0)
+    sx0 = 0
+    sy0 = 0
+    sxy0 = 0
+    if by_sums:
+        for i in range(m):
+            sx0 += keys0[i] % width
+            sy0 += keys0[i] // width
+            sxy0 += (keys0[i] % width) * (keys0[i] // width)
+    for k in range(1, tf.shape[1]):
+        _normal_keys(animal, m, tf, k, parity, width, keys1)
+        if by_sums:
+            sx = 0
+            sy = 0
+            sxy = 0
+            for i in range(m):
+                sx += keys1[i] % width
+                sy += keys1[i] // width
+                sxy += (keys1[i] % width) * (keys1[i] // width)
+            if sy != sy0:
+                if sy < sy0:
+                    return False
+                continue
+            if sx != sx0:
+                if sx < sx0:
+                    return False
+                continue
+            if sxy != sxy0:
+                if sxy < sxy0:
+                    return False
+                continue
+        for i in range(m):
+            a = keys1[i]
+            b = keys0[i]
+            if a != b:
+                xa = a % width
+                xb = b % width
+                if xa < xb or (xa == xb and a < b):
+                    return False
+                break
+    return True
+
+
+def _count_kernel(
+    nb, mark, untried, pos, end, animal, running, state, n, tf, prm, check, all_sizes, bulk,
+    budget, counts,
+):
+    """Add to ``counts[s]`` the animals of size s <= n grown from the search state's origin.
+
+    ``mark`` is 1 on blocked and reached cells. With ``check`` only the least animal of each
+    symmetry class counts (at every size if ``all_sizes``, else only at size n). ``bulk``
+    counts the last level of fixed animals from list lengths instead of visiting each animal.
+    Resumable like _emit_kernel: returns after about ``budget`` steps, so a long count gives
+    control back to Python (and Ctrl-C) now and then; done when ``state[0]`` is -1.
+    """
+    deg = nb.shape[1]
+    keys0 = np.empty(n, dtype=np.int64)
+    keys1 = np.empty(n, dtype=np.int64)
+    steps = 0
+    d = state[0]
+    while d >= 0:
+        steps += 1
+        if steps > budget:
+            break
+        if pos[d] == end[d]:
+            # level exhausted: drop the cells its parent's last choice had reached
+            d -= 1
+            if d >= 0:
+                for j in range(end[d], end[d + 1]):
+                    mark[untried[j]] = 0
+            continue
+        c = untried[pos[d]]
+        pos[d] += 1
+        animal[d] = c
+        size = d + 1
+        if check:
+            _update_running(tf, c, running, d)
+            if size == n or all_sizes:
+                verdict = _precheck(running, d, size, prm, True)
+                if verdict == 2:
+                    if _full_check(animal, size, tf, prm, keys0, keys1, True):
+                        verdict = 1
+                if verdict == 1:
+                    counts[size] += 1
+            if size == n:
+                continue
+        else:
+            counts[size] += 1
+            if bulk and size == n - 1:
+                # every remaining untried cell and every fresh neighbour makes one size-n animal
+                extra = end[d] - pos[d]
+                for t in range(deg):
+                    if mark[nb[c, t]] == 0:
+                        extra += 1
+                counts[n] += extra
+                continue
+            if size == n:
+                continue
+        top = end[d]
+        for t in range(deg):
+            v = nb[c, t]
+            if mark[v] == 0:
+                mark[v] = 1
+                untried[top] = v
+                top += 1
+        d += 1
+        pos[d] = pos[d - 1]
+        end[d] = top
+    state[0] = d
+    return 0
+
+
+def _emit_kernel(nb, mark, untried, pos, end, animal, running, state, n, tf, prm, check, out):
+    """Write size-n animals (normal forms; if ``check`` only Polyform.canonical ones) to ``out``.
+
+    Resumable: the search state lives in the arrays (``state[0]`` is the level, -1 when done),
+    so the caller drains ``out`` and calls again until the state says done. Returns how many
+    animals were written.
+    """
+    deg = nb.shape[1]
+    width = prm[1]
+    keys0 = np.empty(n, dtype=np.int64)
+    keys1 = np.empty(n, dtype=np.int64)
+    cap = out.shape[0]
+    nout = 0
+    d = state[0]
+    while d >= 0:
+        if nout == cap:
+            break
+        if pos[d] == end[d]:
+            d -= 1
+            if d >= 0:
+                for j in range(end[d], end[d + 1]):
+                    mark[untried[j]] = 0
+            continue
+        c = untried[pos[d]]
+        pos[d] += 1
+        animal[d] = c
+        if check:
+            _update_running(tf, c, running, d)
+        if d + 1 == n:
+            verdict = 1
+            if check:
+                verdict = _precheck(running, d, n, prm, False)
+                if verdict == 2:
+                    if _full_check(animal, n, tf, prm, keys0, keys1, False):
+                        verdict = 1
+            if verdict == 1:
+                _normal_keys(animal, n, tf, 0, prm[0], width, keys0)
+                for i in range(n):
+                    out[nout, i, 0] = keys0[i] % width
+                    out[nout, i, 1] = keys0[i] // width
+                nout += 1
+            continue
+        top = end[d]
+        for t in range(deg):
+            v = nb[c, t]
+            if mark[v] == 0:
+                mark[v] = 1
+                untried[top] = v
+                top += 1
+        d += 1
+        pos[d] = pos[d - 1]
+        end[d] = top
+    state[0] = d
+    return nout
+
+
+# helpers before the kernels that call them, so the kernels bind to compiled dispatchers
+_KERNEL_NAMES = (
+    "_normal_keys", "_update_running", "_precheck", "_full_check", "_count_kernel", "_emit_kernel"
+)
+_compiled = False
+
+
+def _jit() -> None:
+    """Replace the kernels by numba dispatchers (compiled on first call, cached on disk)."""
+    global _compiled
+    if _compiled:
+        return
+    import numba
+
+    g = globals()
+    for name in _KERNEL_NAMES:
+        g[name] = numba.njit(cache=True)(g[name])
+    _compiled = True
+
+
+# --- lattice grids ----------------------------------------------------------------------------
+
+
+class _Grid:
+    """A bounded lattice patch around one origin: neighbour table, blocked cells, transforms."""
+
+    __slots__ = ("cells", "nb", "mark", "origin", "tf", "prm")
+
+    def __init__(self, lat: Lattice, n: int, origin: tuple[int, int], kind: str):
+        ox, oy = origin
+        # Animals of size n anchored at the origin stay within n - 1 steps of it, and only
+        # reach rows at or below it; one extra ring of blocked cells spares bounds checks.
+        xs = np.arange(ox - n, ox + n + 1)
+        ys = np.arange(oy - 1, oy + n + 1)
+        w = len(xs)
+        gx, gy = np.meshgrid(xs, ys)
+        gx = gx.ravel()
+        gy = gy.ravel()
+        ncells = len(gx)
+        border = (gx == xs[0]) | (gx == xs[-1]) | (gy == ys[0]) | (gy == ys[-1])
+        before = (gy < oy) | ((gy == oy) & (gx < ox))
+        self.mark = (border | before).astype(np.uint8)
+        nb = np.zeros((ncells, lat.n_neighbours), dtype=np.int32)
+        for i in np.flatnonzero(~border):
+            for t, (x, y) in enumerate(lat.neighbours((int(gx[i]), int(gy[i])))):
+                nb[i, t] = (y - ys[0]) * w + (x - xs[0])
+        self.nb = nb
+        self.origin = (oy - ys[0]) * w + (ox - xs[0])
+        cells = np.stack([gx, gy], axis=1)
+        self.cells = cells  # grid index -> lattice cell (x, y)
+        syms = lat.symmetries(kind)
+        # tf[0], tf[1]: x and y of each cell's image under each symmetry of the kind;
+        # tf[2]: a key ordering the images by (y, x), so its minimum is an image's first cell
+        tf = np.empty((3, len(syms), ncells), dtype=np.int64)
+        for k in syms:
+            t = lat.transform(cells, k)
+            tf[0, k], tf[1, k] = t[:, 0], t[:, 1]
+        xmin, ymin = tf[0].min(), tf[1].min()
+        span = tf[0].max() - xmin + 1
+        tf[2] = (tf[1] - ymin) * span + (tf[0] - xmin)
+        self.tf = tf
+        # normal forms have 0 <= x <= n + 1, so base 2n + 4 keeps (y, x) keys ordered and decodable
+        self.prm = np.array([_PARITY[lat.name], 2 * n + 4, span, xmin], dtype=np.int64)
+
+
+def _check_args(n: int, lattice, kind: str) -> tuple[Lattice, str]:
+    """Validate size, lattice and kind (ShapeError with a one-line reason)."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ShapeError(f"size must be a positive integer, got {n!r}")
+    lat = get_lattice(lattice)
+    lat.symmetries(kind)  # raises ShapeError on an unknown kind
+    if lat.name not in _ORIGINS:
+        raise ShapeError(f"enumeration is not implemented on the {lat.name} lattice")
+    return lat, kind
+
+
+@lru_cache(maxsize=64)
+def _grids(lat_name: str, n: int, kind: str) -> tuple[_Grid, ...]:
+    """One grid per origin (cell class) of the lattice, built once per (lattice, n, kind)."""
+    lat = get_lattice(lat_name)
+    return tuple(_Grid(lat, n, o, kind) for o in _ORIGINS[lat_name])
+
+
+# --- public API -------------------------------------------------------------------------------
+
+
+def count_polyforms_by_size(
+    n: int, lattice: str | Lattice = "triangle", kind: str = "free"
+) -> list[int]:
+    """Counts of the polyforms of every size 1..n (index i is size i + 1), in one kernel run."""
+    lat, kind = _check_args(n, lattice, kind)
+    n = int(n)
+    return _run_count(lat, n, kind, all_sizes=True)
+
+
+def count_polyforms(n: int, lattice: str | Lattice = "triangle", kind: str = "free") -> int:
+    """Number of polyforms of size n on ``lattice`` up to ``kind`` (fixed, one-sided, free)."""
+    lat, kind = _check_args(n, lattice, kind)
+    n = int(n)
+    return _run_count(lat, n, kind, all_sizes=False)[-1]
+
+
+_COUNT_STEPS = 1 << 25  # kernel steps per call: well under a second, so Ctrl-C gets through
+
+
+def _run_count(lat: Lattice, n: int, kind: str, all_sizes: bool, bulk: bool = True) -> list[int]:
+    """Run the count kernel over the lattice's origins; ``bulk=False`` visits every animal."""
+    _jit()
+    counts = np.zeros(n + 1, dtype=np.int64)
+    check = kind != "fixed"
+    for g in _grids(lat.name, n, kind):
+        search = _search_state(g, n)
+        while search[-1][0] >= 0:
+            _count_kernel(
+                g.nb, *search, n, g.tf, g.prm, check, all_sizes, bulk, _COUNT_STEPS, counts
+            )
+    return [int(c) for c in counts[1:]]
+
+
+def _search_state(g: _Grid, n: int) -> tuple[np.ndarray, ...]:
+    """Fresh search state at a grid's origin: mark, untried, pos, end, animal, running, state."""
+    mark = g.mark.copy()
+    untried = np.empty(1 + n * g.nb.shape[1], dtype=np.int32)
+    pos = np.zeros(n + 1, dtype=np.int64)
+    end = np.zeros(n + 1, dtype=np.int64)
+    animal = np.empty(n, dtype=np.int32)
+    running = np.empty((n, 6, g.tf.shape[1]), dtype=np.int64)
+    state = np.zeros(1, dtype=np.int64)  # the level; -1 once the search is over
+    untried[0] = g.origin
+    mark[g.origin] = 1
+    end[0] = 1
+    return mark, untried, pos, end, animal, running, state
+
+
+def iter_polyforms(
+    n: int, lattice: str | Lattice = "triangle", kind: str = "free", *, batch_size: int = 1 << 14
+) -> Iterator[Polyform]:
+    """Yield every polyform of size n once: normalised for fixed, canonical for one-sided / free.
+
+    The order is the kernel's search order (deterministic, not sorted); the kernel fills
+    batches of ``batch_size`` shapes, so memory stays bounded for large n.
+    """
+    lat, kind = _check_args(n, lattice, kind)
+    if batch_size < 1:
+        raise ShapeError("batch_size must be at least 1")
+    return _iter(lat, int(n), kind, int(batch_size))
+
+
+def _iter(lat: Lattice, n: int, kind: str, batch_size: int) -> Iterator[Polyform]:
+    """The generator behind iter_polyforms (arguments already checked)."""
+    _jit()
+    check = kind != "fixed"
+    out = np.empty((batch_size, n, 2), dtype=np.int64)
+    for g in _grids(lat.name, n, kind):
+        search = _search_state(g, n)
+        while search[-1][0] >= 0:
+            k = _emit_kernel(g.nb, *search, n, g.tf, g.prm, check, out)
+            for cells in out[:k].tolist():
+                yield Polyform._trusted(cells, lat)
+
+
+# --- plain-Python reference -------------------------------------------------------------------
+
+
+def _ref_normalize(cells, lat: Lattice) -> tuple[tuple[int, int], ...]:
+    """Translation normal form of a cell collection, by the rule Lattice.normalize documents."""
+    dx = -min(x for x, _ in cells)
+    dy = -min(y for _, y in cells)
+    if not lat.is_translation(dx, dy):
+        dx += 1
+    return tuple(sorted(((x + dx, y + dy) for x, y in cells), key=lambda c: (c[1], c[0])))
+
+
+def reference_fixed_polyforms(n: int, lattice: str | Lattice = "triangle") -> list[set[tuple]]:
+    """Normal forms of all fixed polyforms of sizes 1..n, grown cell by cell (slow, simple)."""
+    lat, _ = _check_args(n, lattice, "fixed")
+    # one cell of each translation class: the triangle's up and down cells, the one square cell
+    level = {_ref_normalize([(x, y)], lat) for x in range(2) for y in range(2)}
+    levels = [level]
+    for _ in range(1, n):
+        nxt = set()
+        for shape in level:
+            cells = set(shape)
+            for c in shape:
+                for nbr in lat.neighbours(c):
+                    if nbr not in cells:
+                        nxt.add(_ref_normalize(cells | {nbr}, lat))
+        level = nxt
+        levels.append(level)
+    return levels
+
+
+def reference_polyforms(
+    n: int, lattice: str | Lattice = "triangle", kind: str = "free"
+) -> set[Polyform]:
+    """All polyforms of size n as Polyforms (normalised / canonical), from the reference growth."""
+    lat, kind = _check_args(n, lattice, kind)
+    fixed = reference_fixed_polyforms(n, lat)[-1]
+    return {Polyform(cells, lat).canonical(kind) for cells in fixed}
+
+
+def reference_count_polyforms(
+    n: int, lattice: str | Lattice = "triangle", kind: str = "free"
+) -> int:
+    """Plain-Python count of the polyforms of size n (set growth + Polyform.canonical)."""
+    lat, kind = _check_args(n, lattice, kind)
+    fixed = reference_fixed_polyforms(n, lat)[-1]
+    if kind == "fixed":
+        return len(fixed)
+    return len({Polyform(cells, lat).key(kind) for cells in fixed})
