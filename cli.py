@@ -63,6 +63,7 @@ def shapes_enumerate(
     lattice: LatticeName = typer.Option(LatticeName.triangle, help="Cell lattice."),
     kind: Kind = typer.Option(Kind.free, help="Equivalence: fixed, one-sided or free."),
     count: bool = typer.Option(False, "--count", help="Only count (fast numba kernel)."),
+    by_size: bool = typer.Option(False, "--by-size", help="With --count: counts for every size 1..N."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     svg: Optional[Path] = typer.Option(None, help="Write a sheet of the shapes as SVG."),
 ) -> None:
@@ -70,8 +71,16 @@ def shapes_enumerate(
     if n < 1:
         raise TanglekitError("size N must be at least 1")
     if count:
-        from .shapes.enumerate import count_polyforms
+        from .shapes.enumerate import count_polyforms, count_polyforms_by_size
 
+        if by_size:
+            counts = count_polyforms_by_size(n, lattice.value, kind.value)
+            if as_json:
+                print_json({"lattice": lattice.value, "kind": kind.value, "size": n, "counts": counts})
+            else:
+                for size, c in enumerate(counts, 1):
+                    typer.echo(f"{size} {c}")
+            return
         c = count_polyforms(n, lattice.value, kind.value)
         if as_json:
             print_json({"lattice": lattice.value, "kind": kind.value, "size": n, "count": c})
@@ -83,11 +92,14 @@ def shapes_enumerate(
     from .shapes.enumerate import iter_polyforms
     from .shapes.notation import format_shape
 
-    shapes = list(iter_polyforms(n, lattice.value, kind.value))
+    shapes = sorted(iter_polyforms(n, lattice.value, kind.value))
     if svg is not None:
         from .shapes.render import svg_sheet
 
-        write_text(svg, svg_sheet(shapes, cols=min(8, max(1, len(shapes)))))
+        from .shapes.notation import format_shape as _fmt
+
+        labels = [_fmt(s, style="line") for s in shapes] if len(shapes) <= 400 else None
+        write_text(svg, svg_sheet(shapes, cols=min(8, max(1, len(shapes))), labels=labels))
     if as_json:
         print_json(
             {
