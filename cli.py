@@ -26,6 +26,17 @@ shapes_app = typer.Typer(help="Lattice shapes: enumerate, canonical forms, pictu
 app.add_typer(shapes_app, name="shapes")
 
 
+def _register(name: str, module: str) -> None:
+    """Add a game's sub-app; its module imports only typer at load time."""
+    import importlib
+
+    app.add_typer(importlib.import_module(f"{__package__}.{module}").app, name=name)
+
+
+for _name in ("zangle",):
+    _register(_name, f"cli_{_name}")
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"tanglekit {__version__}")

@@ -1,0 +1,264 @@
+"""Shared machinery of the Zangle game engines: actions, the state interface, move logs, undo.
+
+Every engine is a state machine in the OpenSpiel style: ``current_player()``,
+``legal_actions()``, ``apply(action)``, ``is_terminal()``, ``returns()``, ``clone()``. A state is
+fully determined by its constructor arguments (which include the seed) and the list of actions
+applied, which is what the JSON-lines move log stores; ``undo()`` replays all but the last.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from ...errors import FormatError, RuleError
+from .cards import Card, Deck, default_deck, deck_from_json
+from .rules import ZangleOptions
+
+TERMINAL = -4  # current_player() of a finished game (OpenSpiel's kTerminalPlayerId)
+
+ACTION_KINDS = ("zangle", "draw", "pass", "discard", "fill", "skip", "wait", "false_call")
+
+
+@dataclass(frozen=True)
+class Action:
+    """One move. Zangle actions name cards by id: ``target``, ``pieces`` and ``z`` (Z cards).
+
+    ``fill`` moves the top of pile ``src`` onto the empty pile ``dst`` (solo game).
+    """
+
+    kind: str
+    target: str = ""
+    pieces: tuple[str, ...] = ()
+    z: tuple[str, ...] = ()
+    src: int = -1
+    dst: int = -1
+
+    def to_json(self) -> dict:
+        d: dict = {"kind": self.kind}
+        if self.kind == "zangle":
+            d.update(target=self.target, pieces=list(self.pieces), z=list(self.z))
+        if self.kind == "fill":
+            d.update(src=self.src, dst=self.dst)
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Action":
+        if not isinstance(d, dict) or d.get("kind") not in ACTION_KINDS:
+            raise FormatError(f"not a Zangle action: {d!r}")
+        return cls(
+            d["kind"],
+            d.get("target", ""),
+            tuple(d.get("pieces", ())),
+            tuple(d.get("z", ())),
+            int(d.get("src", -1)),
+            int(d.get("dst", -1)),
+        )
+
+    @property
+    def cards_used(self) -> int:
+        return (1 + len(self.pieces) + len(self.z)) if self.kind == "zangle" else 0
+
+    def __str__(self) -> str:
+        if self.kind == "zangle":
+            s = f"zangle {self.target} <= {' + '.join(self.pieces)}"
+            return s + "".join(f" + {z}" for z in self.z)
+        if self.kind == "fill":
+            return f"fill pile {self.dst} from pile {self.src}"
+        return self.kind
+
+
+_ACTION_CACHE: dict[tuple, list[Action]] = {}
+_ACTION_CACHE_MAX = 200_000
+
+
+def zangle_actions(middle: Sequence[Card], own: Sequence[Card], deck: Deck, options: ZangleOptions) -> list[Action]:
+    """Every legal Zangle on (middle, own) as actions, best first (memoised by card ids)."""
+    from ...solver.zangle_finder import deck_table, find_zangles
+
+    if not middle or not own:
+        # rule 3 needs a card from each place (Z cards included): nothing to search
+        return []
+    key = (deck, options.z_cards, tuple(c.id for c in middle), tuple(c.id for c in own))
+    hit = _ACTION_CACHE.get(key)
+    if hit is not None:
+        return list(hit)
+    zs = find_zangles(middle, own, options=options, proofs=False, table=deck_table(deck))
+    places = {"middle": middle, "own": own}
+    out = []
+    for z in zs:
+        out.append(
+            Action(
+                "zangle",
+                places[z.target.place][z.target.index].id,
+                tuple(places[r.place][r.index].id for r in z.pieces),
+                tuple(places[r.place][r.index].id for r in z.z_cards),
+            )
+        )
+    if len(_ACTION_CACHE) >= _ACTION_CACHE_MAX:
+        _ACTION_CACHE.clear()
+    _ACTION_CACHE[key] = out
+    return list(out)
+
+
+class GameState:
+    """Base of the three engines: construction args, history, clone, undo and move logs."""
+
+    game = ""
+
+    def __init__(self, *, seed: int = 0, options: ZangleOptions | None = None, deck: Deck | None = None):
+        self.seed = int(seed)
+        self.options = options or ZangleOptions()
+        self.deck = deck or default_deck()
+        self.history: list[tuple[int, Action]] = []
+        self._legal_cache: list[Action] | None = None
+
+    # -- to provide ----------------------------------------------------------------------
+    def _init_kwargs(self) -> dict:
+        """Constructor keyword arguments (besides seed/options/deck) that rebuild the start."""
+        return {}
+
+    def current_player(self) -> int:
+        raise NotImplementedError
+
+    def _legal_actions(self) -> list[Action]:
+        raise NotImplementedError
+
+    def _apply(self, action: Action) -> None:
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        raise NotImplementedError
+
+    def returns(self) -> list[float]:
+        raise NotImplementedError
+
+    # -- shared --------------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        if self._legal_cache is None:
+            self._legal_cache = [] if self.is_terminal() else self._legal_actions()
+        return list(self._legal_cache)
+
+    def apply(self, action: Action | dict) -> None:
+        """Play ``action`` for the current player; RuleError if it is not legal now."""
+        if isinstance(action, dict):
+            action = Action.from_json(action)
+        if self.is_terminal():
+            raise RuleError("the game is over")
+        if action not in self.legal_actions():
+            raise RuleError(f"illegal action now: {action}")
+        player = self.current_player()
+        self._apply(action)
+        self.history.append((player, action))
+        self._legal_cache = None
+
+    def clone(self) -> "GameState":
+        """An independent copy (cards, deck and options are immutable and shared)."""
+        new = copy.copy(self)
+        new.__dict__ = {k: _copy_value(v) for k, v in self.__dict__.items()}
+        return new
+
+    def undo(self) -> Action:
+        """Take back the last action (the state is rebuilt by replaying the others)."""
+        if not self.history:
+            raise RuleError("nothing to undo")
+        last = self.history[-1][1]
+        fresh = self.restart()
+        for _, a in self.history[:-1]:
+            fresh.apply(a)
+        self.__dict__ = fresh.__dict__
+        return last
+
+    def restart(self) -> "GameState":
+        """A new state at the start of this game (same seed, options, deck)."""
+        return type(self)(seed=self.seed, options=self.options, deck=self.deck, **self._init_kwargs())
+
+    # -- move log ------------------------------------------------------------------------
+    def log_header(self) -> dict:
+        h = {
+            "game": self.game,
+            "seed": self.seed,
+            "options": self.options.to_json(),
+            "params": self._init_kwargs(),
+            "deck": self.deck.name,
+        }
+        if self.deck is not default_deck():
+            h["deck_data"] = self.deck.to_json()
+        return h
+
+    def log_lines(self) -> list[str]:
+        lines = [json.dumps(self.log_header())]
+        for player, a in self.history:
+            lines.append(json.dumps({"player": player, "action": a.to_json()}))
+        return lines
+
+    def write_log(self, path: str | Path) -> None:
+        Path(path).write_text("\n".join(self.log_lines()) + "\n", encoding="utf-8")
+
+    def state_key(self) -> str:
+        """Text of everything that matters for play (used to compare replays)."""
+        return json.dumps(self.to_json(), sort_keys=True)
+
+    def to_json(self) -> dict:
+        raise NotImplementedError
+
+
+def _copy_value(v):
+    if isinstance(v, list):
+        return [_copy_value(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _copy_value(x) for k, x in v.items()}
+    if isinstance(v, set):
+        return set(v)
+    if isinstance(v, (random.Random, np.random.Generator)):
+        return copy.deepcopy(v)
+    return v
+
+
+def replay_log(source: str | Path | Sequence[str], deck: Deck | None = None) -> GameState:
+    """Rebuild a game from its move log (a path or the lines), checking every action."""
+    from .solo import SoloGame
+    from .speed import SpeedGame
+    from .turn import TurnGame
+
+    if isinstance(source, (str, Path)):
+        try:
+            lines = Path(source).read_text(encoding="utf-8").splitlines()
+        except OSError as e:
+            raise FormatError(f"{source}: cannot read move log ({e.strerror})") from None
+    else:
+        lines = list(source)
+    lines = [ln for ln in lines if ln.strip()]
+    if not lines:
+        raise FormatError("empty move log")
+    try:
+        head = json.loads(lines[0])
+        moves = [json.loads(ln) for ln in lines[1:]]
+    except json.JSONDecodeError as e:
+        raise FormatError(f"move log is not JSON lines: {e}") from None
+    games = {"solo": SoloGame, "turn": TurnGame, "speed": SpeedGame}
+    cls = games.get(head.get("game"))
+    if cls is None:
+        raise FormatError(f"move log: unknown game {head.get('game')!r}")
+    if deck is None and "deck_data" in head:
+        deck = deck_from_json(head["deck_data"], "move log deck")
+    state = cls(
+        seed=head.get("seed", 0),
+        options=ZangleOptions.from_json(head.get("options")),
+        deck=deck,
+        **head.get("params", {}),
+    )
+    for i, m in enumerate(moves, 2):
+        if m.get("player") is not None and m["player"] != state.current_player():
+            raise FormatError(f"move log line {i}: player {m['player']} is not to move")
+        try:
+            state.apply(Action.from_json(m.get("action")))
+        except RuleError as e:
+            raise FormatError(f"move log line {i}: {e}") from None
+    return state
