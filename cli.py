@@ -33,7 +33,7 @@ def _register(name: str, module: str) -> None:
     app.add_typer(importlib.import_module(f"{__package__}.{module}").app, name=name)
 
 
-for _name in ("zangle",):
+for _name in ("zangle", "tanglung"):
     _register(_name, f"cli_{_name}")
 
 
@@ -189,6 +189,24 @@ def shapes_show(
         print_json({"lattice": p.lattice.name, "cells": [list(c) for c in p.cells]})
     else:
         typer.echo(text_shape(p))
+
+
+# --- demo ---------------------------------------------------------------------------------
+
+
+@app.command("demo")
+def demo(
+    out: Path = typer.Option(Path("tanglekit-demo"), "--out", help="Folder for the pictures and files."),
+    seed: int = typer.Option(1, "--seed", help="Seed of the random deals."),
+    as_json: bool = typer.Option(False, "--json", help="Print the step records as JSON at the end."),
+) -> None:
+    """One real task per area on built-in defaults, pictures in a folder. Example: tanglekit demo."""
+    from .cli_demo import run_demo
+
+    records = run_demo(out, seed)
+    if as_json:
+        print_json(records)
+    typer.echo(f"pictures and files in {out}/")
 
 
 # --- bench ----------------------------------------------------------------------------------

@@ -1,0 +1,103 @@
+"""Pictures of Tanglung grids: SVG with card symbols, lit/dark shading and a solution path."""
+
+from __future__ import annotations
+
+from .cards import EMPTY, KINDS
+from .layout import N_CELLS, SIZE, Layout, rc
+
+CELL = 80
+PAD = 12
+COLOURS = {
+    "C": "#e4572e",
+    "R": "#76b041",
+    "B": "#c04abc",
+    "F": "#2e86ab",
+    "H": "#a06c2c",
+    "D": "#d7263d",
+}
+# movement symbol per kind: unit directions drawn as strokes (long = slide, short = step)
+_ORTHO = [(0, -1), (0, 1), (-1, 0), (1, 0)]
+_DIAG = [(-1, -1), (-1, 1), (1, -1), (1, 1)]
+
+
+def _symbol(kind: str, cx: float, cy: float) -> str:
+    col = "#222"
+    parts = []
+    if kind in ("R", "B", "D", "C", "F"):
+        dirs = {"R": _ORTHO, "B": _DIAG, "D": _ORTHO + _DIAG, "C": _ORTHO, "F": _ORTHO + _DIAG}[kind]
+        length = 22 if kind in ("R", "B", "D") else 10
+        for dx, dy in dirs:
+            k = length if dx == 0 or dy == 0 else length * 0.8
+            parts.append(
+                f'<line x1="{cx}" y1="{cy}" x2="{cx + dx * k:.1f}" y2="{cy + dy * k:.1f}" '
+                f'stroke="{col}" stroke-width="2.5" stroke-linecap="round"/>'
+            )
+        parts.append(f'<circle cx="{cx}" cy="{cy}" r="3" fill="{col}"/>')
+    elif kind == "H":
+        parts.append(
+            f'<polyline points="{cx - 8},{cy - 16} {cx - 8},{cy + 8} {cx + 12},{cy + 8}" fill="none" '
+            f'stroke="{col}" stroke-width="2.5" stroke-linejoin="round"/>'
+        )
+        parts.append(f'<circle cx="{cx + 12}" cy="{cy + 8}" r="3.5" fill="{col}"/>')
+    return "".join(parts)
+
+
+def svg_grid(
+    layout: Layout,
+    lit: int | None = None,
+    path: list[int] | None = None,
+    title: str | None = None,
+    boxes: list[int | None] | tuple[int | None, ...] = (),
+    fan: int | None = None,
+) -> str:
+    """SVG of the grid: each card coloured by kind with its movement symbol and name; dark
+    cards greyed when ``lit`` is given; ``path`` (cells) drawn as a numbered line."""
+    w = SIZE * CELL + 2 * PAD
+    h = w + (24 if title else 0)
+    top = PAD + (24 if title else 0)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+           'font-family="sans-serif">']
+    out.append(f'<rect width="{w}" height="{h}" fill="white"/>')
+    if title:
+        out.append(f'<text x="{w / 2}" y="20" text-anchor="middle" font-size="14">{_esc(title)}</text>')
+    for i in range(N_CELLS):
+        r, c = rc(i)
+        x, y = PAD + c * CELL, top + r * CELL
+        ch = layout[i]
+        if ch == EMPTY:
+            out.append(f'<rect x="{x + 3}" y="{y + 3}" width="{CELL - 6}" height="{CELL - 6}" rx="8" '
+                       'fill="none" stroke="#bbb" stroke-dasharray="4 3"/>')
+            continue
+        is_lit = lit is None or bool(lit >> i & 1)
+        fill = COLOURS[ch] if is_lit else "#555"
+        op = "0.35" if is_lit else "0.9"
+        out.append(f'<rect x="{x + 3}" y="{y + 3}" width="{CELL - 6}" height="{CELL - 6}" rx="8" '
+                   f'fill="{fill}" fill-opacity="{op}" stroke="#333"/>')
+        out.append(_symbol(ch, x + CELL / 2, y + CELL / 2 - 6))
+        out.append(f'<text x="{x + CELL / 2}" y="{y + CELL - 9}" text-anchor="middle" font-size="11" '
+                   f'fill="#111">{KINDS[ch]}</text>')
+        if i == fan:
+            out.append(f'<text x="{x + CELL - 14}" y="{y + 20}" font-size="16">F</text>')
+    for j, b in enumerate(boxes):
+        if b is None:
+            continue
+        r, c = rc(b)
+        out.append(f'<rect x="{PAD + c * CELL + 8}" y="{top + r * CELL + 8}" width="16" height="12" '
+                   f'fill="{"#f2c14e" if j == 0 else "#5fa8d3"}" stroke="#222"/>')
+    if path:
+        pts = []
+        for p in path:
+            r, c = rc(p)
+            pts.append((PAD + c * CELL + CELL / 2, top + r * CELL + CELL / 2))
+        out.append('<polyline points="' + " ".join(f"{x:.1f},{y:.1f}" for x, y in pts) +
+                   '" fill="none" stroke="#000" stroke-opacity="0.6" stroke-width="3"/>')
+        for k, (x, y) in enumerate(pts):
+            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="9" fill="{"#f2c14e" if k == 0 else "white"}" '
+                       'stroke="#000"/>')
+            out.append(f'<text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" font-size="10">{k}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _esc(s: str) -> str:
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

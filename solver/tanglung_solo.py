@@ -1,0 +1,405 @@
+"""Tanglung solo solver: fewest moves, one optimal tour, optimal-tour count, no-revisit tours.
+
+The search runs over (position, lit set) states packed as ``pos << 16 | lit``. The numba kernel
+is a layered best-first search: states are bucketed by f = g + h, where g is the move count and
+h the number of dark cards (a move lights at most one card, so h never overestimates and never
+drops by more than 1 per move). Buckets are expanded by f, then by g, so every state is
+expanded with its final distance and final count of shortest paths: the optimal-tour count is
+exact. ``method="astar-deadend"`` adds 1 when some dark card can no longer be entered from a
+dark card or the current cell (it then needs a move onto a lit card first): still consistent,
+about half the states, but slower per state (measured 2.6 vs 2.1 ms CPU per layout), so the
+default keeps the plain bound. With ``method="bfs"`` h is 0: a plain breadth-first search.
+A tour that never moves onto a lit card exists exactly when the fewest moves equal the number
+of dark cards; :func:`no_revisit_tour_cpsat` checks that independently with CP-SAT AddCircuit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import RuleError, SolverError
+from ..games.tanglung.cards import ROOSTER, CardSet, default_card_set
+from ..games.tanglung.layout import N_CELLS, Layout, idx, rc
+from ..games.tanglung.moves import solo_move_table
+from ..games.tanglung.rules import TanglungOptions
+from ..games.tanglung.solo import initial_lit
+
+FMAX = 160  # bucket grid side: f and g stay below this
+PUSH_CAP = 1 << 22
+PATH_CAP = FMAX + 1
+
+
+def move_graph(layout: Layout, options: TanglungOptions | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Solo move graph as arrays: ``adj[p, :adjn[p]]`` are the cells reachable from ``p``."""
+    table = solo_move_table(layout.cells, options or TanglungOptions())
+    adj = np.zeros((N_CELLS, N_CELLS), dtype=np.int32)
+    adjn = np.zeros(N_CELLS, dtype=np.int32)
+    for p, dests in enumerate(table):
+        adjn[p] = len(dests)
+        adj[p, : len(dests)] = dests
+    return adj, adjn
+
+
+def noflip_mask(layout: Layout) -> int:
+    """Cells whose card never flips dark when left (the Roosters)."""
+    return sum(1 << i for i, ch in enumerate(layout.cells) if ch == ROOSTER)
+
+
+# --- numba kernel ---------------------------------------------------------------------------
+_KERNEL = None
+
+
+def _get_kernel():
+    """Compile (or load from cache) the search kernel on first use."""
+    global _KERNEL
+    if _KERNEL is None:
+        from ._tanglung_kernels import solo_search
+
+        _KERNEL = solo_search
+    return _KERNEL
+
+
+class _Workspace:
+    """Arrays reused across solves (the kernel resets what it touched)."""
+
+    def __init__(self) -> None:
+        size = N_CELLS << 16
+        self.dist = np.full(size, -1, dtype=np.int16)
+        self.cnt = np.zeros(size, dtype=np.int64)
+        self.parent = np.zeros(size, dtype=np.int32)
+        self.touched = np.zeros(size, dtype=np.int32)
+        self.bstate = np.zeros(PUSH_CAP, dtype=np.int32)
+        self.bnext = np.zeros(PUSH_CAP, dtype=np.int32)
+        self.bhead = np.full(FMAX * FMAX, -1, dtype=np.int32)
+        self.path = np.zeros(PATH_CAP, dtype=np.int32)
+        self.stats = np.zeros(4, dtype=np.int64)
+        self.pop = np.zeros(1 << 16, dtype=np.int8)
+        for b in range(16):
+            self.pop[1 << b : 1 << (b + 1)] = self.pop[: 1 << b] + 1
+        self.cov = np.zeros(1 << 16, dtype=np.int64)
+
+
+_WS: _Workspace | None = None
+
+
+def _workspace() -> _Workspace:
+    global _WS
+    if _WS is None:
+        _WS = _Workspace()
+    return _WS
+
+
+def search_graph(
+    adj: np.ndarray,
+    adjn: np.ndarray,
+    noflip: int,
+    n: int,
+    start: int,
+    lit0: int,
+    method: str = "astar",
+) -> tuple[int, int, list[int], int]:
+    """Kernel call on a bare move graph of ``n <= 16`` cells.
+
+    Returns (fewest moves or -1, number of optimal tours, one optimal tour as cells from the
+    start, states expanded).
+    """
+    if not 1 <= n <= N_CELLS or not 0 <= start < n:
+        raise SolverError("move graph must have 1..16 cells and a start inside it")
+    levels = {"bfs": 0, "astar": 1, "astar-deadend": 2}
+    if method not in levels:
+        raise SolverError(f"unknown search method {method!r} (astar, astar-deadend or bfs)")
+    kernel = _get_kernel()
+    ws = _workspace()
+    status = kernel(
+        adj, adjn, np.int64(noflip), np.int64(n), np.int64(start), np.int64(lit0),
+        np.int64(levels[method]), ws.dist, ws.cnt, ws.parent, ws.touched, ws.bstate, ws.bnext,
+        ws.bhead, ws.path, ws.stats, np.int64(FMAX), ws.pop, ws.cov,
+    )
+    if status == -2:
+        raise SolverError("solo search ran out of bucket space")
+    moves, tours, expanded = int(ws.stats[0]), int(ws.stats[1]), int(ws.stats[2])
+    path = [int(x) for x in ws.path[: moves + 1]] if moves >= 0 else []
+    return moves, tours, path, expanded
+
+
+# --- plain-Python reference -----------------------------------------------------------------
+def search_graph_reference(
+    adj_lists: list[list[int]], noflip: int, n: int, start: int, lit0: int
+) -> tuple[int, int, list[int]]:
+    """Level-by-level BFS with dicts: (fewest moves or -1, optimal tour count, one tour)."""
+    full = (1 << n) - 1
+    s0 = (start, lit0)
+    if lit0 == full:
+        return 0, 1, [start]
+    level = {s0: 1}
+    parent = {s0: None}
+    depth = 0
+    while level:
+        depth += 1
+        nxt: dict[tuple[int, int], int] = {}
+        for (p, lit), c in level.items():
+            for q in adj_lists[p]:
+                if lit >> q & 1:
+                    nl = lit if noflip >> p & 1 else lit & ~(1 << p)
+                else:
+                    nl = lit | (1 << q)
+                ns = (q, nl)
+                if ns in parent and ns not in nxt:
+                    continue
+                if ns not in nxt:
+                    parent[ns] = (p, lit)
+                    nxt[ns] = 0
+                nxt[ns] += c
+        goals = sorted(s for s in nxt if s[1] == full)
+        if goals:
+            total = sum(nxt[s] for s in goals)
+            path = []
+            s = goals[0]
+            while s is not None:
+                path.append(s[0])
+                s = parent[s]
+            return depth, total, path[::-1]
+        level = nxt
+    return -1, 0, []
+
+
+def no_revisit_tour_dfs(adj_lists: list[list[int]], n: int, start: int, lit0: int) -> list[int] | None:
+    """Plain DFS for a tour that only ever moves onto dark cards and ends with all lit."""
+    full = (1 << n) - 1
+
+    def dfs(p: int, lit: int, path: list[int]) -> list[int] | None:
+        if lit == full:
+            return path
+        for q in adj_lists[p]:
+            if not lit >> q & 1:
+                r = dfs(q, lit | (1 << q), path + [q])
+                if r is not None:
+                    return r
+        return None
+
+    return dfs(start, lit0, [start])
+
+
+def no_revisit_tour_cpsat(
+    adj_lists: list[list[int]], n: int, start: int, lit0: int, time_limit: float = 30.0
+) -> list[int] | None:
+    """The same question as a CP-SAT AddCircuit model (independent cross-check).
+
+    Nodes: the cards, an origin (the matchbox's first position, with the start card's moves)
+    and a depot; the circuit is depot -> origin -> every dark card once -> depot, each arc a
+    legal move onto a dark card. Lit cards sit out (self-loop). A dark start card is an ordinary
+    dark node: it must be entered once, at any point of the tour.
+    """
+    from ortools.sat.python import cp_model
+
+    full = (1 << n) - 1
+    if lit0 == full:
+        return [start]
+    dark = [v for v in range(n) if not lit0 >> v & 1]
+    dark_set = set(dark)
+    origin, depot = n, n + 1
+    m = cp_model.CpModel()
+    arcs = []
+    lits: dict[tuple[int, int], object] = {}
+
+    def arc(u: int, v: int):
+        b = m.NewBoolVar(f"a{u}_{v}")
+        lits[(u, v)] = b
+        arcs.append((u, v, b))
+        return b
+
+    for v in range(n):
+        if v not in dark_set:
+            arcs.append((v, v, m.NewConstant(1)))
+    m.Add(arc(depot, origin) == 1)
+    for q in adj_lists[start]:
+        if q in dark_set:
+            arc(origin, q)
+    for u in dark:
+        for q in adj_lists[u]:
+            if q in dark_set and q != u:
+                arc(u, q)
+        arc(u, depot)
+    # AddCircuit ignores nodes that appear in no arc: a required node needs an arc in and out
+    for v in dark + [origin]:
+        if not any(x == v and y != v for x, y, _ in arcs) or not any(y == v and x != v for x, y, _ in arcs):
+            return None
+    m.AddCircuit(arcs)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = time_limit
+    solver.parameters.num_workers = 1
+    st = solver.Solve(m)
+    if st == cp_model.INFEASIBLE:
+        return None
+    if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise SolverError("CP-SAT did not decide the no-revisit tour in time")
+    succ = {u: v for (u, v), b in lits.items() if solver.Value(b)}
+    path = [start]
+    cur = succ[origin]
+    while cur != depot:
+        path.append(cur)
+        cur = succ[cur]
+    return path
+
+
+# --- layout level API -----------------------------------------------------------------------
+@dataclass
+class SoloSolution:
+    """Result of solving a solo layout from one start (cells as indices)."""
+
+    layout: str
+    start: int
+    moves: int | None
+    optimal_tours: int
+    path: list[int] = field(default_factory=list)
+    dark_cards: int = 14
+    expanded: int = 0
+
+    @property
+    def solvable(self) -> bool:
+        return self.moves is not None
+
+    @property
+    def no_revisit(self) -> bool:
+        """A tour that never moves onto a lit card exists (fewest moves = dark cards)."""
+        return self.moves is not None and self.moves == self.dark_cards
+
+    def to_json(self) -> dict:
+        """The CLI's JSON form: path includes the start cell, moves = path steps."""
+        return {
+            "solvable": self.solvable,
+            "moves": self.moves,
+            "start": list(rc(self.start)),
+            "path": [list(rc(p)) for p in self.path],
+            "optimal_tours": self.optimal_tours,
+        }
+
+
+def _prepare(layout, options, card_set) -> tuple[Layout, TanglungOptions]:
+    if isinstance(layout, str):
+        layout = Layout.parse(layout)
+    options = options or TanglungOptions()
+    layout.validate(card_set or default_card_set(), options)
+    return layout, options
+
+
+def _start_cells(layout: Layout, start) -> list[int]:
+    roosters = layout.roosters()
+    if start is None:
+        if not roosters:
+            raise RuleError(f"layout {layout} has no Rooster to start from")
+        return roosters
+    if isinstance(start, (tuple, list)):
+        if len(start) != 2 or not all(0 <= int(v) < 4 for v in start):
+            raise RuleError(f"start must be a row,col pair in 0..3, not {start!r}")
+        start = idx(int(start[0]), int(start[1]))
+    if start not in roosters:
+        r, c = rc(start)
+        raise RuleError(f"the matchbox starts on a Rooster card; cell {r},{c} holds {layout[start]!r}")
+    return [start]
+
+
+def solve_solo(
+    layout: Layout | str,
+    start: int | tuple[int, int] | None = None,
+    options: TanglungOptions | None = None,
+    card_set: CardSet | None = None,
+    method: str = "astar",
+) -> SoloSolution:
+    """Fewest moves, one optimal tour and the optimal-tour count of a solo layout.
+
+    ``start`` is a Rooster cell (index or (row, col)); None tries every Rooster and keeps the
+    one with fewest moves (ties: the first in reading order). ``method``: ``astar`` (default;
+    bound = dark cards), ``astar-deadend`` (plus the dead-end term) or ``bfs``; same answers.
+    """
+    layout, options = _prepare(layout, options, card_set)
+    adj, adjn = move_graph(layout, options)
+    nf = noflip_mask(layout)
+    best: SoloSolution | None = None
+    for s in _start_cells(layout, start):
+        lit0 = initial_lit(layout, options)
+        moves, tours, path, expanded = search_graph(adj, adjn, nf, N_CELLS, s, lit0, method)
+        sol = SoloSolution(
+            str(layout), s, None if moves < 0 else moves, tours, path,
+            N_CELLS - bin(lit0).count("1"), expanded,
+        )
+        if best is None or (sol.moves is not None and (best.moves is None or sol.moves < best.moves)):
+            best = sol
+        if best.moves == best.dark_cards:
+            break  # no start can need fewer moves than there are dark cards; ties keep the first
+    assert best is not None
+    return best
+
+
+def solve_solo_reference(
+    layout: Layout | str,
+    start: int | tuple[int, int] | None = None,
+    options: TanglungOptions | None = None,
+    card_set: CardSet | None = None,
+) -> SoloSolution:
+    """Same answer as :func:`solve_solo` from the plain-Python BFS (slow; for tests/benchmarks)."""
+    layout, options = _prepare(layout, options, card_set)
+    table = solo_move_table(layout.cells, options)
+    nf = noflip_mask(layout)
+    best: SoloSolution | None = None
+    for s in _start_cells(layout, start):
+        lit0 = initial_lit(layout, options)
+        moves, tours, path = search_graph_reference(table, nf, N_CELLS, s, lit0)
+        sol = SoloSolution(
+            str(layout), s, None if moves < 0 else moves, tours, path, N_CELLS - bin(lit0).count("1")
+        )
+        if best is None or (sol.moves is not None and (best.moves is None or sol.moves < best.moves)):
+            best = sol
+        if best.moves == best.dark_cards:
+            break  # same rule as solve_solo
+    assert best is not None
+    return best
+
+
+def no_revisit_tour(
+    layout: Layout | str,
+    start: int | tuple[int, int] | None = None,
+    options: TanglungOptions | None = None,
+    card_set: CardSet | None = None,
+    method: str = "kernel",
+) -> list[int] | None:
+    """One tour that never moves onto a lit card (cells, start first), or None.
+
+    ``method``: ``kernel`` (the numba search: such a tour is an optimal one of length = dark
+    cards), ``cpsat`` (AddCircuit model) or ``dfs`` (plain Python). Tries every Rooster when
+    ``start`` is None.
+    """
+    layout, options = _prepare(layout, options, card_set)
+    table = solo_move_table(layout.cells, options)
+    lit0 = initial_lit(layout, options)
+    for s in _start_cells(layout, start):
+        if method == "kernel":
+            adj, adjn = move_graph(layout, options)
+            moves, _, path, _ = search_graph(adj, adjn, noflip_mask(layout), N_CELLS, s, lit0)
+            if moves == N_CELLS - bin(lit0).count("1"):
+                return path
+        elif method == "cpsat":
+            p = no_revisit_tour_cpsat(table, N_CELLS, s, lit0)
+            if p is not None:
+                return p
+        elif method == "dfs":
+            p = no_revisit_tour_dfs(table, N_CELLS, s, lit0)
+            if p is not None:
+                return p
+        else:
+            raise SolverError(f"unknown method {method!r} (kernel, cpsat or dfs)")
+    return None
+
+
+def check_solo_tour(layout: Layout | str, path: list[int], options: TanglungOptions | None = None) -> bool:
+    """Replay a tour (cells, start first) with the solo engine; True if it is legal and wins."""
+    from ..games.tanglung.solo import SoloGame
+
+    if isinstance(layout, str):
+        layout = Layout.parse(layout)
+    g = SoloGame(layout, options or TanglungOptions(), starts=(path[0],))
+    for p in path[1:]:
+        g.play(p)
+    return g.is_won()
