@@ -191,6 +191,83 @@ def shapes_show(
         typer.echo(text_shape(p))
 
 
+# --- tile ---------------------------------------------------------------------------------
+
+
+class Each(str, Enum):
+    exactly = "exactly"
+    at_most = "at-most"
+    any = "any"
+
+
+class Backend(str, Enum):
+    auto = "auto"
+    dlx = "dlx"
+    cpsat = "cpsat"
+
+
+@app.command("tile")
+def tile(
+    region: str = typer.Option(..., "--region", help="rect:WxH, parallelogram:AxB, triangle:N, hexagon:N or FILE."),
+    pieces: str = typer.Option(..., "--pieces", help="pentominoes, hexiamonds, ... or a JSON file of shapes."),
+    each: Each = typer.Option(Each.exactly, "--each", help="How often each piece is used."),
+    no_mirror: bool = typer.Option(False, "--no-mirror", help="Pieces may rotate but not flip."),
+    first: bool = typer.Option(False, "--first", help="One solution (the default)."),
+    all_: bool = typer.Option(False, "--all", help="List solutions (see --limit)."),
+    limit: Optional[int] = typer.Option(None, "--limit", help="With --all: at most K solutions."),
+    count: bool = typer.Option(False, "--count", help="Count the solutions."),
+    up_to_symmetry: bool = typer.Option(False, "--up-to-symmetry", help="Merge solutions under the region's symmetries."),
+    backend: Backend = typer.Option(Backend.auto, "--backend", help="dlx (numba dancing links) or cpsat."),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Stop after S seconds (result marked incomplete)."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+    svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the solution(s) as SVG."),
+) -> None:
+    """Tile a region with polyform pieces. Example: tanglekit tile --region rect:10x6 --pieces pentominoes --count."""
+    if sum([first, all_, count]) > 1:
+        raise TanglekitError("choose one of --first, --all and --count")
+    if limit is not None and limit < 1:
+        raise TanglekitError("--limit must be at least 1")
+    from .solver.tiling import parse_region, piece_set, solve_tiling
+
+    reg = parse_region(region)
+    shapes = piece_set(pieces, reg.lattice.name)
+    query = "count" if count else "all" if all_ else "first"
+    res = solve_tiling(
+        reg, shapes, each=each.value, mirror=not no_mirror, query=query, limit=limit,
+        up_to_symmetry=up_to_symmetry, backend=backend.value, time_limit=time_limit,
+    )
+    if svg is not None and res.solutions:
+        from .shapes.render import svg_tiling, svg_tiling_sheet
+
+        if len(res.solutions) == 1:
+            write_text(svg, svg_tiling(reg, res.solutions[0].placed, labels=True))
+        else:
+            write_text(svg, svg_tiling_sheet([(reg, s.placed) for s in res.solutions], cols=4))
+    if as_json:
+        print_json(res.summary() if count else res.to_json())
+        return
+    if count:
+        prefix = "" if res.complete else "at least "
+        typer.echo(f"count: {prefix}{res.count}" + ("" if res.complete else " (stopped)"))
+        if up_to_symmetry:
+            typer.echo(
+                f"up to symmetry: {res.count_up_to_symmetry} (group of order {res.symmetry_order}, "
+                f"{res.symmetry_method})"
+            )
+        typer.echo(f"backend: {res.backend}, seconds: {res.seconds:.3f}")
+        return
+    from .shapes.render import text_tiling
+
+    if not res.solutions:
+        typer.echo("no solution" if res.complete else "no solution found before the time limit")
+        return
+    for sol in res.solutions:
+        typer.echo(text_tiling(reg.cells, sol.placed))
+        typer.echo("")
+    more = "" if res.complete else " (limit reached)"
+    typer.echo(f"{len(res.solutions)} solution{'s' if len(res.solutions) != 1 else ''}{more}")
+
+
 # --- demo ---------------------------------------------------------------------------------
 
 

@@ -87,3 +87,31 @@ def test_every_package_dir_is_listed_in_pyproject():
         if rel.parts:
             found.add("tanglekit." + ".".join(rel.parts))
     assert found == listed
+
+
+def test_tile_count_json_exact_form():
+    p = run("tile", "--region", "parallelogram:9x4", "--pieces", "hexiamonds", "--count", "--json", check_rc=0)
+    d = json.loads(p.stdout)
+    assert set(d) == {"count", "count_up_to_symmetry", "backend", "seconds"}
+    assert d["count"] == 148 and d["count_up_to_symmetry"] is None and d["backend"] == "dlx"
+    p = run("tile", "--region", "rect:20x3", "--pieces", "pentominoes", "--count", "--up-to-symmetry", "--json")
+    d = json.loads(p.stdout)
+    assert (d["count"], d["count_up_to_symmetry"]) == (8, 2)
+
+
+def test_tile_rejects_two_queries():
+    p = run("tile", "--region", "rect:5x4", "--pieces", "tetrominoes", "--all", "--count", check_rc=2)
+    assert "Traceback" not in p.stderr
+
+
+def test_demo_runs_every_step(tmp_path):
+    p = run("demo", "--out", str(tmp_path), "--json", check_rc=0)
+    records = json.loads(p.stdout.strip().splitlines()[-2])
+    from tanglekit.cli_demo import STEPS
+
+    assert [r["step"] for r in records] == [name for name, _ in STEPS]
+    assert "624 ways (156 up to symmetry)" in p.stdout
+    for svg in tmp_path.glob("*.svg"):
+        import xml.etree.ElementTree as ET
+
+        ET.parse(svg)

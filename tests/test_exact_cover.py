@@ -1,0 +1,215 @@
+"""Exact-cover engine: Knuth's examples, n-queens, and dlx / cpsat / reference agreement on
+random XCC problems with colours and multiplicities, checked against brute force."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from tanglekit.errors import SolverError
+from tanglekit.solver.exact_cover import (
+    ExactCover,
+    count_solutions,
+    first_solution,
+    iter_solutions,
+    optimise,
+    reduce_multiplicities,
+    solve,
+)
+
+BACKENDS = [("dlx", "links"), ("dlx", "bitset"), ("cpsat", "auto"), ("reference", "auto")]
+
+
+def all_solutions(problem, backend, kernel="auto"):
+    return sorted(iter_solutions(problem, backend, kernel=kernel) if backend == "dlx"
+                  else iter_solutions(problem, backend))
+
+
+def brute_force(problem):
+    out = []
+    for r in range(problem.n_options + 1):
+        for combo in itertools.combinations(range(problem.n_options), r):
+            if problem.check(combo):
+                out.append(list(combo))
+    return sorted(out)
+
+
+def knuth_xc():
+    # TAOCP 7.2.2.1 (6): the unique solution is options 0, 3, 4 (c e / a d f / b g)
+    opts = [["c", "e"], ["a", "d", "g"], ["b", "c", "f"], ["a", "d", "f"], ["b", "g"],
+            ["d", "e", "g"]]
+    return ExactCover.from_named(opts)
+
+
+def knuth_xcc():
+    # TAOCP 7.2.2.1 (49): the unique solution is "q x:A" with "p r x:A y"
+    opts = [
+        ["p", "q", "x", ("y", "A")],
+        ["p", "r", ("x", "A"), "y"],
+        ["p", ("x", "B")],
+        ["q", ("x", "A")],
+        ["r", ("y", "B")],
+    ]
+    return ExactCover.from_named(opts, primary=["p", "q", "r"], secondary=["x", "y"])
+
+
+@pytest.mark.parametrize("backend,kernel", BACKENDS)
+def test_knuth_exact_cover(backend, kernel):
+    p = knuth_xc()
+    if backend == "dlx":
+        assert list(iter_solutions(p, backend, kernel=kernel)) == [[0, 3, 4]]
+    else:
+        assert list(iter_solutions(p, backend)) == [[0, 3, 4]]
+
+
+@pytest.mark.parametrize("backend", ["dlx", "cpsat", "reference"])
+def test_knuth_colours(backend):
+    assert list(iter_solutions(knuth_xcc(), backend)) == [[1, 3]]
+
+
+def queens(n):
+    """n-queens as XCC: ranks and files primary, diagonals secondary."""
+    opts = []
+    for r in range(n):
+        for c in range(n):
+            opts.append([f"r{r}", f"c{c}", f"a{r + c}", f"b{r - c}"])
+    diag = [f"a{s}" for s in range(2 * n - 1)] + [f"b{d}" for d in range(-n + 1, n)]
+    prim = [f"r{i}" for i in range(n)] + [f"c{i}" for i in range(n)]
+    return ExactCover.from_named(opts, primary=prim, secondary=diag)
+
+
+@pytest.mark.parametrize("kernel", ["links", "bitset"])
+def test_queens_published_counts(kernel):
+    # OEIS A000170
+    for n, expected in [(1, 1), (4, 2), (6, 4), (8, 92), (9, 352)]:
+        assert count_solutions(queens(n), "dlx", kernel=kernel) == (expected, True)
+        assert count_solutions(queens(n), "dlx", kernel=kernel, memo=False) == (expected, True)
+
+
+def test_queens_cpsat_and_solutions_valid():
+    p = queens(6)
+    sols = all_solutions(p, "cpsat")
+    assert sols == all_solutions(p, "dlx") and len(sols) == 4
+    assert all(p.check(s) for s in sols)
+
+
+def random_problem(rng: random.Random, colours: bool, bounds: bool) -> ExactCover:
+    n_p = rng.randint(1, 6)
+    n_s = rng.randint(0, 3)
+    n_items = n_p + n_s
+    opts, cols = [], []
+    for _ in range(rng.randint(1, 11)):
+        t = rng.sample(range(n_items), rng.randint(1, min(4, n_items)))
+        opts.append(t)
+        cols.append([rng.choice([0, 1, 2]) if (colours and i >= n_p) else 0 for i in t])
+    bd = {}
+    if bounds:
+        for i in range(n_p):
+            if rng.random() < 0.4:
+                lo = rng.randint(0, 2)
+                bd[i] = (lo, rng.choice([lo, lo + 1, lo + 2, None]))
+    return ExactCover(n_p, n_s, opts, cols, bd)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_backends_agree_with_brute_force(seed):
+    rng = random.Random(seed)
+    for k in range(25):
+        p = random_problem(rng, colours=k % 2 == 1, bounds=k % 3 != 0)
+        expected = brute_force(p)
+        assert sorted(iter_solutions(p, "reference")) == expected
+        for backend, kernel in BACKENDS[:3]:
+            if kernel == "bitset" and p.has_colours:
+                continue
+            got = all_solutions(p, backend, kernel)
+            assert got == expected, (backend, kernel, p.options, p.colours, p.bounds)
+        assert count_solutions(p, "dlx") == (len(expected), True)
+        assert count_solutions(p, "dlx", memo=False) == (len(expected), True)
+
+
+def test_multiplicity_reduction_is_one_to_one():
+    # item a must be covered 2..3 times by 6 interchangeable options: C(6,2)+C(6,3) = 35
+    p = ExactCover(1, 0, [[0]] * 6, bounds={0: (2, 3)})
+    red = reduce_multiplicities(p)
+    assert not red.infeasible
+    sols = all_solutions(p, "dlx", "links")
+    assert len(sols) == 35 and len({tuple(s) for s in sols}) == 35
+    assert count_solutions(p, "cpsat") == (35, True)
+    assert sorted(iter_solutions(p, "reference")) == sols
+
+
+def test_unbounded_and_infeasible_bounds():
+    p = ExactCover(2, 0, [[0], [0, 1], [1]], bounds={0: (0, None)})
+    assert all_solutions(p, "dlx") == [[0, 1], [0, 2], [1], [2]] == all_solutions(p, "cpsat")
+    assert all_solutions(p, "dlx") == brute_force(p)
+    bad = ExactCover(1, 0, [[0]], bounds={0: (2, 3)})
+    assert all_solutions(bad, "dlx") == [] == all_solutions(bad, "cpsat")
+
+
+@pytest.mark.parametrize("kernel", ["links", "bitset"])
+def test_streaming_limits_and_batches(kernel):
+    p = queens(8)
+    full = list(iter_solutions(p, "dlx", kernel=kernel))
+    assert len(full) == 92
+    assert list(iter_solutions(p, "dlx", limit=5, kernel=kernel)) == full[:5]
+    assert count_solutions(p, "dlx", limit=10, kernel=kernel) == (10, False)
+    from tanglekit.solver.dlx import dlx_solutions, make_matrix
+    from tanglekit.solver.exact_cover import reduce_multiplicities as red_
+
+    r = red_(p)
+    m = make_matrix(r.n_primary, r.n_secondary, r.ptr, r.items, r.colours, kernel)
+    one_by_one = [r.original(s) for s in dlx_solutions(m, batch=1)]
+    assert one_by_one == full
+
+
+def test_kernels_walk_the_same_tree():
+    # same MRV rule and option order: the two kernels list solutions in the same order
+    for p in (queens(8), knuth_xc()):
+        assert list(iter_solutions(p, "dlx", kernel="links")) == list(
+            iter_solutions(p, "dlx", kernel="bitset"))
+
+
+def test_first_solution_and_solve():
+    assert first_solution(knuth_xc()) == [0, 3, 4]
+    assert first_solution(ExactCover(1, 0, [[]])) is None
+    res = solve(queens(8), "count")
+    assert (res.count, res.complete, res.backend) == (92, True, "dlx")
+    res = solve(queens(8), "all", limit=3)
+    assert len(res.solutions) == 3 and not res.complete
+    res = solve(queens(6), "all", backend="cpsat")
+    assert res.count == 4 and res.complete
+
+
+def test_optimise_partial_cover():
+    # no exact cover of a..e exists; the best partial covers take two options (4 items)
+    p = ExactCover.from_named([["a", "b"], ["b", "c"], ["c", "d"], ["d", "e"]])
+    assert count_solutions(p) == (0, True)
+    res = optimise(p, objective="items")
+    best = max(
+        sum(len(p.options[o]) for o in combo)
+        for r in range(5)
+        for combo in itertools.combinations(range(4), r)
+        if all(not set(p.options[a]) & set(p.options[b])
+               for a, b in itertools.combinations(combo, 2))
+    )
+    assert res.objective == best == 4 and res.optimal
+    weighted = ExactCover(2, 0, [[0], [1], [0, 1]], weights=[1.0, 1.0, 5.0])
+    res = solve(weighted, "optimise")
+    assert res.solutions == [[2]] and res.objective == 5.0 and res.backend == "cpsat"
+
+
+def test_bad_input_raises():
+    with pytest.raises(SolverError):
+        ExactCover(1, 0, [[3]])
+    with pytest.raises(SolverError):
+        ExactCover(1, 1, [[0, 1]], colours=[[1, 0]])
+    with pytest.raises(SolverError):
+        ExactCover(1, 0, [[0, 0]])
+    with pytest.raises(SolverError):
+        count_solutions(knuth_xc(), backend="magic")
+    with pytest.raises(SolverError):
+        solve(knuth_xc(), "optimise", backend="dlx")
+    with pytest.raises(SolverError):
+        list(iter_solutions(knuth_xcc(), "dlx", kernel="bitset"))
