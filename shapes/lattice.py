@@ -205,6 +205,8 @@ def get_lattice(name: str | Lattice) -> Lattice:
     """The lattice called ``name`` ('triangle', 'square', ...)."""
     if isinstance(name, Lattice):
         return name
+    if name in ("hex", "hexside") and name not in _LATTICES:
+        from . import hexsides  # noqa: F401  (registers the hex tile and hex side lattices)
     try:
         return _LATTICES[name]
     except KeyError:
