@@ -281,9 +281,10 @@ def demo(
     from .cli_demo import run_demo
 
     records = run_demo(out, seed)
+    total = sum(r["seconds"] for r in records)
+    typer.echo(f"\n{len(records)} commands in {total:.1f} s; pictures and files in {out}/")
     if as_json:
         print_json(records)
-    typer.echo(f"pictures and files in {out}/")
 
 
 # --- bench ----------------------------------------------------------------------------------

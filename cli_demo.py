@@ -1,7 +1,7 @@
 """`tanglekit demo`: one real task per area on built-in defaults, with pictures in a folder.
 
-Each step calls the library exactly as the matching command would and prints one summary
-line; the pictures and the files it made go to the output folder.
+The demo runs the ordinary commands in-process, printing each command line before its output,
+so every step is something a user can copy and run alone.
 """
 
 from __future__ import annotations
@@ -10,77 +10,65 @@ import json
 import random
 import time
 from pathlib import Path
-from typing import Callable
 
 import typer
 
-from .cli_common import write_text
 
-Step = Callable[[Path, int], str]
-
-
-def _shapes(out: Path, seed: int) -> str:
-    from .shapes.enumerate import count_polyforms, iter_polyforms
-    from .shapes.notation import format_shape
-    from .shapes.render import svg_sheet
-
-    shapes = sorted(iter_polyforms(6, "triangle", "free"))
-    write_text(out / "hexiamonds.svg", svg_sheet(shapes, cols=6, labels=[format_shape(s) for s in shapes]))
-    fixed16 = count_polyforms(16, "triangle", "fixed")
-    return f"{len(shapes)} free hexiamonds drawn; {fixed16:,} fixed polyiamonds of size 16 counted"
-
-
-def _tiling(out: Path, seed: int) -> str:
-    from .shapes.render import svg_tiling
-    from .solver.tiling import parse_region, piece_set, solve_tiling
-
-    region = parse_region("parallelogram:6x6")
-    pieces = piece_set("hexiamonds")
-    res = solve_tiling(region, pieces, query="count", up_to_symmetry=True)
-    first = solve_tiling(region, pieces, query="first")
-    write_text(out / "hexiamonds-6x6.svg", svg_tiling(region, first.solutions[0].placed, labels=True))
-    pent = solve_tiling(parse_region("rect:10x6"), piece_set("pentominoes"), query="count", up_to_symmetry=True)
-    return (
-        f"12 hexiamonds tile the 6x6 rhombus in {res.count} ways ({res.count_up_to_symmetry} up to "
-        f"symmetry); 12 pentominoes tile 6x10 in {pent.count} ways ({pent.count_up_to_symmetry} up to symmetry)"
-    )
-
-
-def _zangle(out: Path, seed: int) -> str:
-    from .cli_zangle import find_command
+def _zangle_deal(out: Path, seed: int) -> str:
+    """A seeded 4 + 4 table from the default deck, written as a deal file."""
     from .games.zangle.cards import default_deck
 
-    deck = default_deck()
-    rng = random.Random(seed)
-    cards = rng.sample([c.id for c in deck.cards], 8)
-    deal = out / "zangle-deal.json"
-    write_text(deal, json.dumps({"middle": cards[:4], "own": cards[4:]}), "deal")
-    found = json.loads(find_command(deal, as_json=True))["zangles"]
-    if found:
-        find_command(deal, svg_path=out / "zangle-best.svg")
-        best = found[0]
-        return (
-            f"deal {seed}: {len(found)} Zangles; the best uses {best['cards']} cards and "
-            f"{best['triangles']} triangles (zangle-best.svg)"
-        )
-    return f"deal {seed}: no Zangle on this table"
+    ids = [c.id for c in default_deck().cards]
+    cards = random.Random(seed).sample(ids, 8)
+    path = out / "zangle-deal.json"
+    path.write_text(json.dumps({"middle": cards[:4], "own": cards[4:]}), encoding="utf-8")
+    return str(path)
 
 
-STEPS: list[tuple[str, Step]] = [
-    ("shapes", _shapes),
-    ("tiling", _tiling),
-    ("zangle", _zangle),
-]
+def demo_steps(out: Path, seed: int) -> list[tuple[str, list[list[str]]]]:
+    """(area, commands) in order; each command is an argv list for `tanglekit`."""
+    o = str(out)
+    return [
+        ("shapes", [
+            ["shapes", "enumerate", "6", "--svg", f"{o}/hexiamonds.svg"],
+            ["shapes", "enumerate", "16", "--kind", "fixed", "--count"],
+        ]),
+        ("tile", [
+            ["tile", "--region", "parallelogram:6x6", "--pieces", "hexiamonds", "--svg", f"{o}/hexiamonds-6x6.svg"],
+            ["tile", "--region", "parallelogram:6x6", "--pieces", "hexiamonds", "--count", "--up-to-symmetry"],
+            ["tile", "--region", "rect:10x6", "--pieces", "pentominoes", "--count", "--up-to-symmetry"],
+        ]),
+        ("zangle", [
+            ["zangle", "find", _zangle_deal(out, seed), "--svg", f"{o}/zangle-best.svg"],
+        ]),
+        ("tanglung", [
+            ["tanglung", "solo", "solve", "CRBF/HDFR/BHFB/RHDC", "--svg", f"{o}/tanglung-tour.svg"],
+            ["tanglung", "solo", "generate", "--difficulty", "hard", "--seed", str(seed), "--svg", o],
+        ]),
+        ("zinga", [
+            ["zinga", "odds"],
+            ["zinga", "sheets", "show", "--svg", o],
+        ]),
+        ("tangle", [
+            ["tangle", "puzzle", "generate", "--seed", str(seed), "--svg", f"{o}/tangle-puzzle.svg",
+             "--solution-svg", f"{o}/tangle-solution.svg"],
+        ]),
+    ]
 
 
 def run_demo(out: Path, seed: int) -> list[dict]:
-    """Run every step; returns one record per step (name, summary, seconds)."""
+    """Run every step's commands; returns one record per command (area, command, seconds)."""
+    from .cli import app
+
     out.mkdir(parents=True, exist_ok=True)
+    command = typer.main.get_command(app)
     records = []
-    for name, step in STEPS:
-        t0 = time.perf_counter()
-        summary = step(out, seed)
-        seconds = time.perf_counter() - t0
-        records.append({"step": name, "summary": summary, "seconds": round(seconds, 2)})
-        typer.echo(f"[{name}] {summary}  ({seconds:.1f} s)")
+    for area, commands in demo_steps(out, seed):
+        for argv in commands:
+            line = "tanglekit " + " ".join(argv)
+            typer.secho(f"\n$ {line}", bold=True)
+            t0 = time.perf_counter()
+            command.main(args=argv, prog_name="tanglekit", standalone_mode=False)
+            seconds = time.perf_counter() - t0
+            records.append({"area": area, "command": line, "seconds": round(seconds, 2)})
     return records
