@@ -158,7 +158,7 @@ def test_cli_board_best_turn_and_errors(tmp_path):
     r = _cli("play", "--bots", "greedy,random", "--seed", "1", "--json")
     assert r.returncode == 0 and json.loads(r.stdout)["over"]
     r = _cli("play", "--option", "colour=red")
-    assert r.returncode == 2 and "unknown Tangle option" in r.stderr
+    assert r.returncode == 2 and "unknown Tangle rule option" in r.stderr
 
 
 def _quiet(s, avoid):

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 
 from ...errors import RuleError
+from ..options import options_from_dict
 
 CONNECTIONS = ("vertex", "tile")
 FIRST_PIECE = ("each-player", "game")
@@ -58,30 +59,7 @@ class TangleOptions:
     @classmethod
     def from_dict(cls, data: dict | None) -> "TangleOptions":
         """Options from a dict of values or of strings (CLI ``--option NAME=VALUE``)."""
-        if not data:
-            return cls()
-        known = {f.name: f for f in fields(cls)}
-        bad = sorted(set(data) - set(known))
-        if bad:
-            raise RuleError(f"unknown Tangle option(s) {', '.join(bad)}; known: {', '.join(known)}")
-        out = {}
-        for k, v in data.items():
-            default = getattr(cls, k)
-            if isinstance(default, bool):
-                if isinstance(v, str):
-                    lv = v.strip().lower()
-                    if lv not in ("1", "0", "true", "false", "on", "off", "yes", "no"):
-                        raise RuleError(f"option {k} expects on/off, not {v!r}")
-                    v = lv in ("1", "true", "on", "yes")
-                out[k] = bool(v)
-            elif isinstance(default, int):
-                try:
-                    out[k] = int(v)
-                except (TypeError, ValueError):
-                    raise RuleError(f"option {k} expects an integer, not {v!r}") from None
-            else:
-                out[k] = str(v)
-        return cls(**out)
+        return options_from_dict(cls, data, "Tangle")
 
     from_json = from_dict
 

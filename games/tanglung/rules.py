@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, replace
 
 from ...errors import RuleError
+from ..options import options_from_dict
 
-_TRUE = {"1", "true", "yes", "on", "y", "t"}
-_FALSE = {"0", "false", "no", "off", "n", "f"}
 
 
 @dataclass(frozen=True)
@@ -57,34 +56,7 @@ class TanglungOptions:
     @classmethod
     def from_dict(cls, data: dict | None) -> "TanglungOptions":
         """Options from a dict of values or of strings (CLI ``--option NAME=VALUE``)."""
-        if not data:
-            return cls()
-        types = {f.name: f.type for f in fields(cls)}
-        bad = sorted(set(data) - set(types))
-        if bad:
-            raise RuleError(
-                f"unknown Tanglung rule option(s): {', '.join(bad)} (known: {', '.join(types)})"
-            )
-        out = {}
-        for name, value in data.items():
-            kind = types[name]
-            if kind in ("bool", bool):
-                if isinstance(value, bool):
-                    out[name] = value
-                elif str(value).strip().lower() in _TRUE:
-                    out[name] = True
-                elif str(value).strip().lower() in _FALSE:
-                    out[name] = False
-                else:
-                    raise RuleError(f"option {name} must be true or false, not {value!r}")
-            elif kind in ("int", int):
-                try:
-                    out[name] = int(value)
-                except (TypeError, ValueError):
-                    raise RuleError(f"option {name} must be an integer, not {value!r}") from None
-            else:
-                out[name] = str(value)
-        return cls(**out)
+        return options_from_dict(cls, data, "Tanglung")
 
     from_json = from_dict
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, replace
 
 from ...errors import RuleError
+from ..options import options_from_dict
 
 Z_REPORTING = ("all", "minimal")
 
@@ -43,36 +44,10 @@ class ZangleOptions:
 
     @classmethod
     def from_json(cls, data: dict | None) -> "ZangleOptions":
-        if not data:
-            return cls()
-        known = {f.name for f in fields(cls)}
-        bad = sorted(set(data) - known)
-        if bad:
-            raise RuleError(f"unknown Zangle rule option(s): {', '.join(bad)}")
-        return cls(**data)
+        """Options from a dict of values or of strings (CLI ``--option NAME=VALUE``)."""
+        return options_from_dict(cls, data, "Zangle")
 
     def with_(self, **changes) -> "ZangleOptions":
         return replace(self, **changes)
 
-    @classmethod
-    def from_strings(cls, pairs: dict[str, str]) -> "ZangleOptions":
-        """Options from ``--option NAME=VALUE`` strings, converted to each field's type."""
-        types = {f.name: f.type for f in fields(cls)}
-        out: dict = {}
-        for name, text in pairs.items():
-            kind = types.get(name)
-            if kind is None:
-                raise RuleError(f"unknown Zangle rule option {name!r}; known: {', '.join(types)}")
-            if kind in (bool, "bool"):
-                if text.lower() not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
-                    raise RuleError(f"option {name} takes true or false, not {text!r}")
-                out[name] = text.lower() in ("true", "on", "yes", "1")
-            elif kind in (int, "int"):
-                try:
-                    out[name] = int(text)
-                except ValueError:
-                    raise RuleError(f"option {name} takes a whole number, not {text!r}") from None
-            else:
-                out[name] = text
-        return cls(**out)
-
+    from_strings = from_json

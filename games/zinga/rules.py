@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 
 from ...errors import RuleError
+from ..options import options_from_dict
 
 COLOURS = ("red", "orange", "yellow", "green", "blue")
 """The five sheet colours, in die order; the sixth die is white."""
@@ -95,31 +96,8 @@ class ZingaOptions:
 
     @classmethod
     def from_dict(cls, data: dict | None) -> "ZingaOptions":
-        """Options from a dict; string values (from `--option NAME=VALUE`) are converted."""
-        if not data:
-            return cls()
-        kinds = {f.name: f.type for f in fields(cls)}
-        bad = sorted(set(data) - set(kinds))
-        if bad:
-            raise RuleError(f"unknown Zinga rule option(s): {', '.join(bad)} (known: {', '.join(kinds)})")
-        out = {}
-        for k, v in data.items():
-            if isinstance(v, str):
-                if kinds[k] in ("bool", bool):
-                    low = v.strip().lower()
-                    if low in ("1", "true", "yes", "on"):
-                        v = True
-                    elif low in ("0", "false", "no", "off"):
-                        v = False
-                    else:
-                        raise RuleError(f"Zinga option {k} expects true/false, not {v!r}")
-                else:
-                    try:
-                        v = int(v)
-                    except ValueError:
-                        raise RuleError(f"Zinga option {k} expects an integer, not {v!r}") from None
-            out[k] = v
-        return cls(**out)
+        """Options from a dict of values or of strings (CLI ``--option NAME=VALUE``)."""
+        return options_from_dict(cls, data, "Zinga")
 
     from_json = from_dict
 
