@@ -1,0 +1,394 @@
+"""Zangle solo challenge generator (verified, graded) and its printable SVG sheet.
+
+Generate and test: candidate deals are shuffled from a seeded stream, solved exactly, graded by
+measurement and returned only if winnable and of the asked grade. Grading uses ``PLAYOUTS``
+random playouts (uniform among the distinct moves of each position) and the greedy bot:
+
+- ``expert``: playout win rate < 0.5 % and the greedy bot loses;
+- ``hard``: playout win rate < 2 % (and not expert);
+- ``easy``: the greedy bot wins and the playout win rate is >= 5 %;
+- ``medium``: everything else.
+
+The number of distinct winning lines (capped at ``LINE_CAP``) is measured and reported too.
+Before a challenge is returned its solution is replayed on the engine and must win.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape
+
+from ..errors import RuleError, SolverError
+
+DIFFICULTIES = ("easy", "medium", "hard", "expert")
+PLAYOUTS = 1000
+LINE_CAP = 10_000
+EXPERT_RATE, HARD_RATE, EASY_RATE = 0.005, 0.02, 0.05
+MAX_TRIES = 3000
+SOLVE_STATES = 200_000
+
+
+def grade_of(rate: float, greedy_wins: bool) -> str:
+    """The grade for a measured playout win rate and greedy-bot result (thresholds above)."""
+    if rate < EXPERT_RATE and not greedy_wins:
+        return "expert"
+    if rate < HARD_RATE:
+        return "hard"
+    if greedy_wins and rate >= EASY_RATE:
+        return "easy"
+    return "medium"
+
+
+def greedy_wins(deal) -> bool:
+    """Whether the greedy bot (games.zangle.bots) wins the deal."""
+    from ..games.zangle.bots import greedy_action
+
+    g = deal.game()
+    while not g.is_terminal():
+        g.apply(greedy_action(g))
+    return g.outcome == "win"
+
+
+@dataclass
+class Challenge:
+    """A verified solo challenge: the deal, its grade and measurements, one winning line."""
+
+    deal: object  # SoloDeal
+    grade: str
+    seed: int
+    solution: list
+    measures: dict = field(default_factory=dict)
+
+    @property
+    def seed_id(self) -> str:
+        return f"{self.deal.params(self.grade)}#{self.seed}"
+
+    @property
+    def id(self) -> str:
+        return self.deal.share_id(self.grade)
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "seed_id": self.seed_id, "grade": self.grade, "measures": self.measures,
+                "deal": self.deal.to_json(), "solution": [a.to_json() for a in self.solution]}
+
+
+def measure(deal, seed: int = 0, playouts: int = PLAYOUTS, want: str | None = None) -> dict | None:
+    """Grade a deal by measurement, then prove it winnable; None if it is not proven winnable
+    (or, with ``want``, if its grade differs: cheap playouts decide that before any search)."""
+    from ..solver.zangle_solo import playout_wins, solve_deal
+
+    wins = playout_wins(deal, playouts, seed)
+    gw = greedy_wins(deal)
+    rate = wins / playouts
+    grade = grade_of(rate, gw)
+    if want not in (None, "any") and grade != want:
+        return None
+    res = solve_deal(deal, max_states=SOLVE_STATES)
+    if res.solvable is not True:
+        return None
+    cnt = solve_deal(deal, max_states=SOLVE_STATES, count=True, line_cap=LINE_CAP, playouts=1)
+    return {"solution": res.line, "states": res.states, "playout_rate": rate, "playouts": playouts,
+            "lines": cnt.lines, "lines_capped": cnt.lines is None or cnt.lines_capped, "greedy_wins": gw,
+            "grade": grade}
+
+
+def generate_challenge(seed: int = 0, difficulty: str = "any", options=None, deck=None,
+                       max_tries: int = MAX_TRIES) -> Challenge:
+    """The challenge of ``seed``: the first candidate of the seeded stream that is winnable and of
+    ``difficulty`` ("any" takes the first winnable one). Same seed and params, same challenge."""
+    from ..games.zangle.rules import ZangleOptions
+    from ..solver.zangle_solo import SoloDeal, check_line
+
+    if difficulty not in DIFFICULTIES + ("any",):
+        raise RuleError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {difficulty!r}")
+    options = options or ZangleOptions()
+    rng = random.Random(f"zangle-solo:{seed}")
+    for _ in range(max_tries):
+        cand = rng.getrandbits(48)
+        deal = SoloDeal.from_seed(cand, options, deck)
+        m = measure(deal, seed=cand & 0xFFFF, want=difficulty)
+        if m is None:
+            continue
+        line = m.pop("solution")
+        if not check_line(deal, line):  # re-verified on the engine
+            raise SolverError("generated challenge failed its verification replay")
+        m["rate_percent"] = round(100 * m["playout_rate"], 2)
+        return Challenge(deal, m["grade"], seed, line, m)
+    raise SolverError(f"no {difficulty} challenge found in {max_tries} deals (seed {seed})")
+
+
+def generate_challenges(count: int = 1, difficulty: str = "medium", seed: int = 0, options=None, deck=None,
+                        progress=None) -> list[Challenge]:
+    """``count`` challenges with seeds ``seed``, ``seed + 1``, ..."""
+    out = []
+    for i in range(count):
+        out.append(generate_challenge(seed + i, difficulty, options, deck))
+        if progress:
+            progress(1)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Printable sheet
+# --------------------------------------------------------------------------------------------
+def _card_svg(card, x: float, y: float, w: float, h: float, face_up: bool, label: str) -> list[str]:
+    from ..games.zangle.cards import PAINT
+    from ..shapes.lattice import TRIANGLE
+
+    out = [f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" rx="0.15" '
+           f'fill="{"#ffffff" if face_up else "#e6e6e6"}" stroke="#333333" stroke-width="{0.06 if face_up else 0.03}"'
+           + ("" if face_up else ' stroke-dasharray="0.12,0.08"') + "/>"]
+    if card.shape is not None:
+        q = card.shape.normalized()
+        pts = [pt for c in q.cells for pt in TRIANGLE.polygon(c)]
+        x0, x1 = min(p[0] for p in pts), max(p[0] for p in pts)
+        y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
+        s = min((w - 0.4) / max(x1 - x0, 1e-9), (h - 0.9) / max(y1 - y0, 1e-9), 0.7)
+        dx = x + (w - s * (x1 - x0)) / 2 - s * x0
+        dy = y + 0.5 + (h - 0.9 - s * (y1 - y0)) / 2 - s * y0
+        fill = PAINT.get(card.colour, "#999999")
+        op = "1" if face_up else "0.45"
+        for c in q.cells:
+            poly = " ".join(f"{px * s + dx:.3f},{py * s + dy:.3f}" for px, py in TRIANGLE.polygon(c))
+            out.append(f'<polygon points="{poly}" fill="{fill}" fill-opacity="{op}" stroke="#ffffff" '
+                       'stroke-width="0.03"/>')
+    else:
+        out.append(f'<text x="{x + w / 2:.2f}" y="{y + h / 2:.2f}" font-size="0.8" text-anchor="middle" '
+                   'font-family="sans-serif" font-weight="bold" fill="#555555">Z</text>')
+    out.append(f'<text x="{x + w / 2:.2f}" y="{y + 0.38:.2f}" font-size="0.28" text-anchor="middle" '
+               f'font-family="sans-serif" fill="#222222">{escape(label)}</text>')
+    return out
+
+
+def challenge_svg(ch: Challenge, unit: float = 30.0) -> str:
+    """A printable sheet: the middle, the draw pile in order, and each tableau pile as a column
+    (the face-up top card at the bottom of the column, face-down cards above it, dashed)."""
+    deal = ch.deal
+    by = deal.deck.by_id
+    w, h, gap = 2.2, 2.6, 0.3
+    parts = []
+    title = f"Zangle solo challenge - {ch.grade} - {len(deal.piles)} piles"
+    parts.append(f'<text x="0.3" y="0.8" font-size="0.6" font-family="sans-serif" font-weight="bold">'
+                 f'{escape(title)}</text>')
+    parts.append(f'<text x="0.3" y="1.4" font-size="0.3" font-family="monospace">{escape(ch.seed_id)}</text>')
+    y = 2.0
+    parts.append(f'<text x="0.3" y="{y + 0.3:.2f}" font-size="0.35" font-family="sans-serif">'
+                 'Middle (face up) and draw pile (top card first, face down)</text>')
+    y += 0.6
+    x = 0.3
+    for i, c in enumerate(deal.middle):
+        parts += _card_svg(by[c], x, y, w, h, True, f"middle {i + 1}")
+        x += w + gap
+    x += gap * 2
+    for i, c in enumerate(deal.draw):
+        parts += _card_svg(by[c], x, y, w, h, False, f"draw {i + 1}")
+        x += w + gap
+    width = max(x, len(deal.piles) * (w + gap) + 0.6) + 0.3
+    y += h + 0.8
+    parts.append(f'<text x="0.3" y="{y:.2f}" font-size="0.35" font-family="sans-serif">'
+                 'Tableau: each column is one pile, bottom card at the top, face-up card last</text>')
+    y += 0.4
+    tallest = max(len(p) for p in deal.piles)
+    for i, p in enumerate(deal.piles):
+        px = 0.3 + i * (w + gap)
+        for j, c in enumerate(p):
+            up = j == len(p) - 1
+            parts += _card_svg(by[c], px, y + j * (h * 0.85), w, h, up, f"pile {i + 1}.{j + 1}")
+    y += (tallest - 1) * h * 0.85 + h + 0.6
+    height = y
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * unit:.0f}" height="{height * unit:.0f}" '
+            f'viewBox="0 0 {width:.2f} {height:.2f}">\n<rect width="{width:.2f}" height="{height:.2f}" '
+            'fill="#ffffff"/>\n' + "\n".join(parts) + "\n</svg>\n")
+
+
+__all__ = ["DIFFICULTIES", "Challenge", "challenge_svg", "deal_stats", "format_stats", "generate_challenge", "generate_challenges", "generate_turn_deal", "turn_deal_properties", "wilson",
+           "grade_of", "greedy_wins", "measure"]
+
+
+# --------------------------------------------------------------------------------------------
+# Deal statistics (Monte Carlo)
+# --------------------------------------------------------------------------------------------
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a share k / n."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    r = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / d
+    return (max(0.0, c - r), min(1.0, c + r))
+
+
+def deal_stats(deck=None, deals: int = 100_000, seed: int = 0, solo_deals: int = 100, games: int = 10,
+               max_states: int = 2_000_000, progress=None, options=None) -> dict:
+    """Monte Carlo statistics of random deals.
+
+    - ``tables``: ``deals`` random 4 middle + 4 own tables (numba batch kernel): share with a
+      Zangle (95 % CI) and the distribution of the best Zangle's card count (0 = none);
+    - ``solo``: ``solo_deals`` random solo deals with 5 and with 6 piles, solved exactly
+      (``max_states`` each; undecided ones are reported, not counted): solvable share and CI;
+    - ``turn_games``: ``games`` two-player turn games between greedy bots: mean turns per round.
+    ``progress(n)`` is called as work gets done (total = deals // 10000 + 2 * solo_deals + games).
+    """
+    import numpy as np
+
+    from ..games.zangle.cards import default_deck
+    from ..games.zangle.rules import ZangleOptions
+    from ..games.zangle.turn import TurnGame
+    from ..solver.zangle_finder import batch_zangles, deck_sids, deck_table
+    from ..solver.zangle_solo import SoloDeal, solve_deal
+
+    deck = deck or default_deck()
+    options = options or ZangleOptions()
+    step = progress or (lambda n=1: None)
+    out: dict = {"deck": deck.name, "seed": seed}
+    table = deck_table(deck)
+    sids = deck_sids(deck, table)
+    rng = np.random.default_rng(seed)
+    places = np.array([0] * 4 + [1] * 4, dtype=np.int64)
+    with_z = 0
+    hist: dict[int, int] = {}
+    done = 0
+    while done < deals:
+        b = min(10_000, deals - done)
+        idx = np.argsort(rng.random((b, len(deck))), axis=1)[:, :8]
+        counts, best, _, _, _ = batch_zangles(sids[idx], places, table)
+        with_z += int((counts > 0).sum())
+        for v, c in zip(*np.unique(best, return_counts=True)):
+            hist[int(v)] = hist.get(int(v), 0) + int(c)
+        done += b
+        step(1)
+    lo, hi = wilson(with_z, deals)
+    out["tables"] = {"deals": deals, "layout": "4+4", "with_zangle": with_z,
+                     "share": with_z / deals if deals else None, "ci95": [lo, hi],
+                     "best_cards": {str(k): hist[k] for k in sorted(hist)}}
+    out["solo"] = {}
+    srng = np.random.default_rng(seed + 1)
+    for piles in (5, 6):
+        opts = options.with_(piles=piles)
+        yes = no = unknown = 0
+        states = 0
+        for _ in range(solo_deals):
+            r = solve_deal(SoloDeal.from_seed(int(srng.integers(2**62)), opts, deck), max_states=max_states)
+            states += r.states
+            if r.solvable is None:
+                unknown += 1
+            elif r.solvable:
+                yes += 1
+            else:
+                no += 1
+            step(1)
+        n = yes + no
+        lo, hi = wilson(yes, n)
+        out["solo"][str(piles)] = {"deals": solo_deals, "solvable": yes, "unsolvable": no, "unknown": unknown,
+                                   "share": yes / n if n else None, "ci95": [lo, hi],
+                                   "mean_states": states / solo_deals if solo_deals else None}
+    turns = []
+    for i in range(games):
+        g = TurnGame(seed=seed * 1000 + i, deck=deck, players=2, options=options)
+        from ..games.zangle.bots import greedy_action
+
+        while not g.is_terminal():
+            g.apply(greedy_action(g))
+        turns.append(len(g.history) / max(1, len(g.round_points)))
+        step(1)
+    out["turn_games"] = {"games": games, "players": 2, "bots": "greedy",
+                         "mean_actions_per_round": sum(turns) / len(turns) if turns else None}
+    return out
+
+
+def format_stats(s: dict) -> str:
+    """Plain-text report of ``deal_stats``."""
+    t = s["tables"]
+    lines = [f"deck {s['deck']}, seed {s['seed']}"]
+    if t["deals"]:
+        lines.append(f"4+4 tables with a Zangle: {100 * t['share']:.2f} % "
+                     f"(95 % CI {100 * t['ci95'][0]:.2f}-{100 * t['ci95'][1]:.2f}) of {t['deals']}")
+        lines.append("best Zangle size (cards: share): " + ", ".join(
+            f"{k}: {100 * v / t['deals']:.1f} %" for k, v in t["best_cards"].items()))
+    for p, r in s["solo"].items():
+        if not r["deals"]:
+            continue
+        share = "n/a" if r["share"] is None else f"{100 * r['share']:.1f} %"
+        lines.append(f"solo {p} piles solvable: {share} (95 % CI {100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}; "
+                     f"{r['solvable']} yes, {r['unsolvable']} no, {r['unknown']} unknown of {r['deals']})")
+    g = s["turn_games"]
+    if g["games"]:
+        lines.append(f"turn game, 2 greedy bots: {g['mean_actions_per_round']:.1f} actions per round "
+                     f"(mean of {g['games']} games)")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------
+# Multiplayer (turn game) deals with properties
+# --------------------------------------------------------------------------------------------
+DEAL_PROPERTIES = ("all_can_go_out", "middle_no_zangle", "first_no_zangle", "all_start_zangle")
+
+
+def middle_zangle(middle, deck) -> bool:
+    """Whether the middle cards alone hold a Zangle (rules 1-2; rule 3 ignored)."""
+    from itertools import combinations
+
+    from ..solver.zangle_finder import deck_table
+
+    table = deck_table(deck)
+    sids = [table.sid(c.shape) for c in middle]
+    nz = sum(1 for c in middle if c.is_z)
+    for t, c in enumerate(middle):
+        if c.is_z:
+            continue
+        rest = [i for i in range(len(middle)) if i != t and not middle[i].is_z]
+        for k in range(1, len(rest) + 1):
+            for sub in combinations(rest, k):
+                if (k >= 2 or nz) and sum(middle[i].size for i in sub) == c.size and \
+                        table.tiles(sids[t], [sids[i] for i in sub]):
+                    return True
+    return False
+
+
+def turn_deal_properties(state, max_states: int = 20_000) -> dict:
+    """Measured properties of a turn-game position: who has a Zangle now, who can go out
+    (``turn_go_out``: True, False or None = undecided within ``max_states``)."""
+    from ..games.zangle.engine import zangle_actions
+    from ..solver.zangle_solo import turn_go_out
+
+    start = [bool(zangle_actions(state.middle, state.own[p], state.deck, state.options))
+             for p in range(state.players)]
+    go = [turn_go_out(state, p, max_states=max_states)[0] for p in range(state.players)]
+    return {"start_zangle": start, "can_go_out": go, "middle_zangle": middle_zangle(state.middle, state.deck)}
+
+
+def generate_turn_deal(players: int = 2, seed: int = 0, properties: tuple[str, ...] = (), options=None,
+                       deck=None, max_tries: int = 500, max_states: int = 20_000) -> dict:
+    """A turn-game deal file (``middle``, ``own``, ``own_pile``, ``middle_pile``, ``others``) whose
+    measured properties include every one asked for (see ``DEAL_PROPERTIES``)."""
+    import random as _random
+
+    from ..games.zangle.turn import TurnGame
+
+    bad = [p for p in properties if p not in DEAL_PROPERTIES]
+    if bad:
+        raise RuleError(f"unknown deal property {bad[0]!r}; known: {', '.join(DEAL_PROPERTIES)}")
+    rng = _random.Random(f"zangle-turn:{seed}")
+    for _ in range(max_tries):
+        g = TurnGame(seed=rng.getrandbits(48), players=players, options=options, deck=deck, rounds=1)
+        props = turn_deal_properties(g, max_states) if properties else {}
+        ok = True
+        if "all_can_go_out" in properties:
+            ok &= all(v is True for v in props["can_go_out"])
+        if "middle_no_zangle" in properties:
+            ok &= not props["middle_zangle"]
+        if "first_no_zangle" in properties:
+            ok &= not props["start_zangle"][g.current]
+        if "all_start_zangle" in properties:
+            ok &= all(props["start_zangle"])
+        if not ok:
+            continue
+        deal = {"middle": [c.id for c in g.middle], "own": [c.id for c in g.own[0]],
+                "own_pile": [c.id for c in g.own_pile[0]], "middle_pile": [c.id for c in g.middle_pile],
+                "others": [{"own": [c.id for c in g.own[p]], "own_pile": [c.id for c in g.own_pile[p]]}
+                           for p in range(1, players)]}
+        return {"deal": deal, "seed": seed, "players": players, "first_player": g.current,
+                "properties": props}
+    raise SolverError(f"no deal with {', '.join(properties)} in {max_tries} tries (seed {seed})")
