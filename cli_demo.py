@@ -40,6 +40,7 @@ def demo_steps(out: Path, seed: int) -> list[tuple[str, list[list[str]]]]:
         ]),
         ("zangle", [
             ["zangle", "find", _zangle_deal(out, seed), "--svg", f"{o}/zangle-best.svg"],
+            ["zangle", "solo", "generate", "--difficulty", "medium", "--seed", str(seed), "--svg", o],
         ]),
         ("tanglung", [
             ["tanglung", "solo", "solve", "CRBF/HDFR/BHFB/RHDC", "--svg", f"{o}/tanglung-tour.svg"],
