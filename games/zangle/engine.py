@@ -262,3 +262,40 @@ def replay_log(source: str | Path | Sequence[str], deck: Deck | None = None) -> 
         except RuleError as e:
             raise FormatError(f"move log line {i}: {e}") from None
     return state
+
+
+class RoundScoredGame(GameState):
+    """Turn and speed games: points per round, lowest total after the last round wins, a tie
+    for the lowest total goes to a bonus round between the tied players."""
+
+    players: int
+    round_points: list
+    winners: list
+    over: bool
+
+    def _start_round(self, bonus=None) -> None:
+        raise NotImplementedError
+
+    def _bonus_possible(self, tied: list[int]) -> bool:
+        """Whether a bonus round can be dealt for the tied players (enough cards)."""
+        return True
+
+    def _finish_or_bonus(self) -> None:
+        """After the last round: declare the winner, or start the bonus round on a tie."""
+        totals = self.totals()
+        best = min(totals)
+        tied = [p for p in range(self.players) if totals[p] == best]
+        if len(tied) == 1 or not self._bonus_possible(tied):
+            self.winners = tied
+            self.over = True
+        else:
+            self._start_round(bonus=tied)
+
+    def totals(self) -> list[int]:
+        return [sum(r[p] for r in self.round_points) for p in range(self.players)]
+
+    def returns(self) -> list[float]:
+        if not self.over:
+            return [0.0] * self.players
+        return [1.0 if p in self.winners else -1.0 for p in range(self.players)]
+

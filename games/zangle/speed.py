@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from ...errors import RuleError
 from .cards import Card
-from .engine import TERMINAL, Action, GameState, zangle_actions
+from .engine import TERMINAL, Action, RoundScoredGame, zangle_actions
 
 OWN_PILE = 10
 MIDDLE = 4
@@ -52,7 +52,7 @@ class SpeedModel:
         return self.base_time * slow * (1 + self.size_factor * (best_cards - 3)) / math.sqrt(n_zangles)
 
 
-class SpeedGame(GameState):
+class SpeedGame(RoundScoredGame):
     """Speed Zangle for ``players`` simulated players with ``skills`` (default all 1.0)."""
 
     game = "speed"
@@ -220,22 +220,7 @@ class SpeedGame(GameState):
         self.round_no += 1
         if self.round_no < self.rounds:
             return self._start_round()
-        totals = self.totals()
-        best = min(totals)
-        tied = [p for p in range(self.players) if totals[p] == best]
-        if len(tied) == 1:
-            self.winners = tied
-            self.over = True
-        else:
-            self._start_round(bonus=tied)
-
-    def totals(self) -> list[int]:
-        return [sum(r[p] for r in self.round_points) for p in range(self.players)]
-
-    def returns(self) -> list[float]:
-        if not self.over:
-            return [0.0] * self.players
-        return [1.0 if p in self.winners else -1.0 for p in range(self.players)]
+        self._finish_or_bonus()
 
     def score(self) -> dict:
         return {

@@ -15,14 +15,14 @@ import random
 
 from ...errors import RuleError
 from .cards import Card
-from .engine import TERMINAL, Action, GameState, zangle_actions
+from .engine import TERMINAL, Action, RoundScoredGame, zangle_actions
 
 OWN_PILE = 10
 FACE_UP = 4
 MIDDLE = 4
 
 
-class TurnGame(GameState):
+class TurnGame(RoundScoredGame):
     """Turn-based Zangle for 2+ players (``players``), ``rounds`` rounds (3)."""
 
     game = "turn"
@@ -197,22 +197,10 @@ class TurnGame(GameState):
         self.round_no += 1
         if self.round_no < self.rounds:
             return self._start_round()
-        totals = self.totals()
-        best = min(totals)
-        tied = [p for p in range(self.players) if totals[p] == best]
-        if len(tied) == 1 or len(self.deck) < len(tied) * FACE_UP + MIDDLE:
-            self.winners = tied
-            self.over = True
-        else:
-            self._start_round(bonus=tied)
+        self._finish_or_bonus()
 
-    def totals(self) -> list[int]:
-        return [sum(r[p] for r in self.round_points) for p in range(self.players)]
-
-    def returns(self) -> list[float]:
-        if not self.over:
-            return [0.0] * self.players
-        return [1.0 if p in self.winners else -1.0 for p in range(self.players)]
+    def _bonus_possible(self, tied: list[int]) -> bool:
+        return len(self.deck) >= len(tied) * FACE_UP + MIDDLE
 
     def score(self) -> dict:
         return {
