@@ -10,7 +10,8 @@ from tanglekit.games.zangle import ZangleOptions, default_deck
 from tanglekit.games.zangle.bots import GreedyBot, LookaheadBot, RandomBot, make_bot
 from tanglekit.games.zangle.engine import Action, replay_log
 from tanglekit.games.zangle.play import format_result, new_game, play_game
-from tanglekit.games.zangle.solo import SoloGame, solo_layout, solve_solo
+from tanglekit.games.zangle.solo import SoloGame, solo_layout
+from tanglekit.solver.zangle_solo import SoloDeal, solve_deal
 from tanglekit.games.zangle.speed import SpeedGame
 from tanglekit.games.zangle.turn import TurnGame
 
@@ -218,16 +219,21 @@ def test_solo_discard_rules_and_win():
     assert g.is_terminal() and g.outcome == "win" and g.returns() == [1.0]
 
 
+def _solve(state):
+    res = solve_deal(SoloDeal.from_game(state))
+    return res.solvable, list(res.line)
+
+
 def test_solve_solo():
     win = layout_game(["T4-bar-1", "T1-1", "T1-2"], [], [["T2-2"], ["T2-3", "T2-1"]])
-    ok, path = solve_solo(win)
+    ok, path = _solve(win)
     assert ok is True
     g = win.clone()
     for a in path:
         g.apply(a)
     assert g.outcome == "win"
     lose = layout_game(["T5-a-1", "T5-a-2", "T5-a-3"], [], [["T4-bar-1"]])
-    assert solve_solo(lose) == (False, [])
+    assert _solve(lose) == (False, [])
 
 
 def test_bots_interface():
@@ -254,13 +260,13 @@ def test_custom_deck_game():
 
 
 def test_solve_solo_on_shuffled_deals():
-    ok, path = solve_solo(SoloGame(seed=2))
+    ok, path = _solve(SoloGame(seed=2))
     g = SoloGame(seed=2)
     for a in path:
         g.apply(a)
     assert ok is True and g.outcome == "win"
     # seed 12 cannot be won whatever the choices (exhaustive search)
-    assert solve_solo(SoloGame(seed=12)) == (False, [])
+    assert _solve(SoloGame(seed=12)) == (False, [])
 
 
 def test_turn_game_from_deal_position(tmp_path):

@@ -172,61 +172,6 @@ class SoloGame(GameState):
                 f"piles: {piles}; phase {self.phase}" + (f"; {self.outcome}" if self.outcome else ""))
 
 
-def solve_solo(state: SoloGame, max_nodes: int = 200_000) -> tuple[bool | None, list[Action]]:
-    """Whether a solo deal can be won with every card known (depth-first, memoised).
-
-    Returns (True, winning actions), (False, []) when proven lost, or (None, []) when the node
-    budget ran out.
-    """
-    seen: set[str] = set()
-    nodes = 0
-    path: list[Action] = []
-
-    def key(s: SoloGame) -> tuple:
-        return (tuple(c.id for c in s.middle), len(s.draw), tuple(tuple(c.id for c in p) for p in s.piles),
-                s.phase)
-
-    def rec(s: SoloGame) -> bool | None:
-        nonlocal nodes
-        if s.outcome == "win":
-            return True
-        if s.is_terminal():
-            return False
-        k = key(s)
-        if k in seen:
-            return False
-        if s.phase == "play" and len(s.zangles()) == 0 and len(s.draw) == 0:
-            return False
-        nodes += 1
-        if nodes > max_nodes:
-            return None
-        unknown = False
-        tops = {c.id for c in s.tops()}
-
-        def order(a: Action) -> tuple:
-            # most tableau cards first, sparing middle cards: wins are found sooner
-            ids = (a.target, *a.pieces, *a.z) if a.kind == "zangle" else ()
-            mine = sum(1 for i in ids if i in tops)
-            return (-mine, len(ids) - mine)
-
-        for a in sorted(s.legal_actions(), key=order):
-            t = s.fork()
-            t.apply(a)
-            path.append(a)
-            r = rec(t)
-            if r:
-                return True
-            path.pop()
-            if r is None:
-                unknown = True
-        if not unknown:
-            seen.add(k)
-        return None if unknown else False
-
-    r = rec(state.fork())
-    return r, (list(path) if r else [])
-
-
 def solo_layout(middle: Sequence[str], draw: Sequence[str], piles: Sequence[Sequence[str]]) -> dict:
     """A solo ``layout`` from card ids (middle face up, draw pile next card first, piles bottom..top)."""
     return {"middle": list(middle), "draw": list(draw), "piles": [list(p) for p in piles]}
