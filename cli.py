@@ -33,7 +33,7 @@ def _register(name: str, module: str) -> None:
     app.add_typer(importlib.import_module(f"{__package__}.{module}").app, name=name)
 
 
-for _name in ("zangle", "tanglung", "zinga", "tangle"):
+for _name in ("zangle", "tanglung", "qango", "zinga", "tangle"):
     _register(_name, f"cli_{_name}")
 
 

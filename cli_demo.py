@@ -46,6 +46,11 @@ def demo_steps(out: Path, seed: int) -> list[tuple[str, list[list[str]]]]:
             ["tanglung", "solo", "solve", "CRBF/HDFR/BHFB/RHDC", "--svg", f"{o}/tanglung-tour.svg"],
             ["tanglung", "solo", "generate", "--difficulty", "hard", "--seed", str(seed), "--svg", o],
         ]),
+        ("qango", [
+            ["qango", "solve", "empty", "--board", "6", "--proof", f"{o}/qango6-proof.json"],
+            ["qango", "verify-proof", f"{o}/qango6-proof.json"],
+            ["qango", "puzzle", "generate", "--k", "3", "--seed", str(seed), "--svg", f"{o}/qango-puzzle.svg"],
+        ]),
         ("zinga", [
             ["zinga", "odds"],
             ["zinga", "sheets", "show", "--svg", o],

@@ -1,0 +1,83 @@
+"""QANGO benchmark: empty boards per opening rule (time, nodes), a fixed set of mid-game positions
+(positions per second) and near-end positions solved by the numba solver and by the plain-Python
+reference minimax in the same run.
+
+Run: python -m tanglekit.benchmarks.qango [--quick] [--time-limit S]; prints a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+
+def _row(task: str, method: str, items: int, seconds: float, nodes: int | None, extra: str = "") -> str:
+    rate = items / seconds if seconds > 0 else float("inf")
+    nps = "" if nodes is None else f"{nodes:,} ({nodes / max(seconds, 1e-9):,.0f}/s)"
+    return f"| {task} | {method} | {items} | {seconds:.2f} s | {rate:,.1f}/s | {nps} | {extra} |"
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer positions and short limits, for a fast look")
+    ap.add_argument("--time-limit", type=float, default=None, help="seconds per empty board (default 60, quick 10)")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+
+    from ..games.qango import Position, load_board
+    from ..generators.qango import random_position
+    from ..solver.qango_reference import reference_solve
+    from ..solver.qango_solve import QangoSolver
+
+    limit = args.time_limit or (10.0 if args.quick else 60.0)
+    n_mid = 20 if args.quick else 100
+    n_end = 10 if args.quick else 40
+    rows = []
+    b6 = load_board("6")
+    QangoSolver(b6, None, tt_bits=12).solve(Position(b6))  # compile / load the kernels outside the timing
+
+    variants = [("6", "standard"), ("6", "castle"), ("6", "tournament"), ("7plus", "standard")]
+    if not args.quick:
+        variants += [("7plus", "edges"), ("7plus", "tournament")]
+    for bname, opening in variants:
+        b = load_board(bname)
+        pos = Position(b, 0, 0, b.opening_cells(opening))
+        s = QangoSolver(b, pos.allowed_first)
+        res = s.solve(pos, time_limit=limit)
+        extra = f"{res.value}" + (f" in {res.plies} plies" if res.plies else f" (decided to depth {res.depth_reached})")
+        rows.append(_row(f"empty {b.title}, {opening}", "numba solver", 1, res.seconds, res.nodes, extra))
+
+    rng = random.Random(args.seed)
+    mids = [random_position(b6, rng, max_empty=28, min_counters=8, quiet=True) for _ in range(n_mid)]
+    s = QangoSolver(b6, None, tt_bits=20)
+    t, nodes, vals = time.perf_counter(), 0, {}
+    for p in mids:
+        r = s.solve(p, time_limit=5.0)
+        nodes += r.nodes
+        vals[r.value] = vals.get(r.value, 0) + 1
+    rows.append(_row("QANGO 6 quiet mid-game positions (8+ counters)", "numba solver", n_mid, time.perf_counter() - t,
+                     nodes, ", ".join(f"{v} {k}" for k, v in sorted(vals.items()))))
+
+    ends = [random_position(b6, rng, max_empty=11, min_counters=25) for _ in range(n_end)]
+    t, nodes = time.perf_counter(), 0
+    sol = []
+    for p in ends:
+        r = s.solve(p)
+        nodes += r.nodes
+        sol.append((r.value, r.plies))
+    rows.append(_row("QANGO 6 near-end positions (9-11 empty)", "numba solver", n_end, time.perf_counter() - t, nodes))
+    t = time.perf_counter()
+    ref = [reference_solve(p, max_empty=11) for p in ends]
+    agree = sum(a == b for a, b in zip(sol, ref))
+    rows.append(_row("QANGO 6 near-end positions (9-11 empty)", "plain-Python reference minimax", n_end,
+                     time.perf_counter() - t, None, f"agrees on {agree}/{n_end}"))
+
+    print("| task | method | items | time | items/s | nodes (per s) | notes |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(r)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""QANGO bots in named strengths: ``random``, ``search`` (short exact search + heuristic) and ``perfect``."""
+
+from __future__ import annotations
+
+import random
+
+from ...errors import RuleError
+from .position import Position
+
+BOT_NAMES = ("random", "search", "perfect")
+
+
+def make_bot(name: str, seed: int = 0, think: float = 2.0):
+    """A function Position -> cell for the named strength (deterministic for a seed)."""
+    if name not in BOT_NAMES:
+        raise RuleError(f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)})")
+    rng = random.Random(seed)
+    solvers: dict = {}
+
+    def solver_for(pos: Position):
+        from ...solver.qango_solve import QangoSolver
+
+        key = id(pos.board)
+        if key not in solvers:
+            solvers[key] = QangoSolver(pos.board, pos.allowed_first, tt_bits=20)
+        return solvers[key]
+
+    def random_bot(pos: Position) -> int:
+        return rng.choice(pos.legal_moves())
+
+    def search_bot(pos: Position, plies: int | None = 7, limit: float | None = None) -> int:
+        s = solver_for(pos)
+        me, opp = pos.sides()
+        res = s.solve(pos, time_limit=limit or think, max_plies=plies)
+        if res.best_move is not None and res.value in ("win", "draw"):
+            return res.best_move
+        # no forced win found: block a threat, else the move with the best heuristic score
+        pm = pos.board.pattern_masks
+        moves = pos.legal_moves()
+        for m in moves:
+            if any(q & (me | 1 << m) == q for q in pm):
+                return m
+        blocks = [m for m in moves if any(q & (opp | 1 << m) == q for q in pm)]
+        if blocks:
+            return blocks[0]
+        safe = [m for m in moves if not s.wins(opp, me | 1 << m, 3)] or moves
+        return max(safe, key=lambda m: (_score(pos, m, me, opp), rng.random()))
+
+    def perfect_bot(pos: Position) -> int:
+        s = solver_for(pos)
+        res = s.solve(pos, time_limit=think)
+        if res.best_move is not None:
+            return res.best_move
+        return search_bot(pos, plies=None, limit=think / 2)
+
+    return {"random": random_bot, "search": search_bot, "perfect": perfect_bot}[name]
+
+
+def _score(pos: Position, m: int, me: int, opp: int) -> int:
+    s = 0
+    for p, cells in zip(pos.board.pattern_masks, pos.board.patterns):
+        if not p >> m & 1:
+            continue
+        if not p & opp:
+            s += 4 ** bin(p & me).count("1")
+        if not p & me:
+            s += 4 ** bin(p & opp).count("1") // 2
+    return s

@@ -1,0 +1,305 @@
+"""QANGO positions and the game engine: text/JSON forms, validation, legal moves, outcome, move log.
+
+This is the plain rules code: the proof checker and the reference minimax use it, never the solver.
+X (White) moves first; the side to move follows from the counter counts.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields, replace
+
+from ...errors import FormatError, RuleError
+from .board import Board, load_board
+
+
+@dataclass(frozen=True)
+class QangoOptions:
+    """Rule options (RULES.md readings; defaults given there).
+
+    - ``board``: ``6``, ``7``, ``7plus`` or a JSON board file (default ``6``).
+    - ``opening``: named opening rule restricting the first counter (default ``standard``: none).
+    - ``max_counters``: the game is a draw after this many counters; ``None`` (default) takes the
+      board's own rule (40 on QANGO 7, board full on QANGO 6 and 7 Plus).
+    """
+
+    board: str = "6"
+    opening: str = "standard"
+    max_counters: int | None = None
+
+    @classmethod
+    def from_dict(cls, data: dict | None) -> "QangoOptions":
+        if not data:
+            return cls()
+        known = {f.name for f in fields(cls)}
+        bad = sorted(set(data) - known)
+        if bad:
+            raise RuleError(f"unknown QANGO rule option(s): {', '.join(bad)} (known: {', '.join(sorted(known))})")
+        data = dict(data)
+        mc = data.get("max_counters")
+        if isinstance(mc, str):
+            data["max_counters"] = None if mc.lower() in ("", "none", "null", "board") else _int(mc, "max_counters")
+        return cls(**data)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def resolve(self) -> tuple[Board, frozenset[int]]:
+        """The board (with ``max_counters`` applied) and the cells allowed for the first counter."""
+        board = load_board(self.board)
+        if self.max_counters is not None:
+            if self.max_counters < 1:
+                raise RuleError("max_counters must be positive")
+            board = replace(board, max_counters=int(self.max_counters))
+        return board, board.opening_cells(self.opening)
+
+
+def _int(s: str, what: str) -> int:
+    try:
+        return int(s)
+    except ValueError:
+        raise RuleError(f"{what} must be an integer, not {s!r}") from None
+
+
+def popcount(m: int) -> int:
+    return bin(m).count("1")
+
+
+def wins_mask(board: Board, side: int) -> list[int]:
+    """Indices of win patterns fully owned by ``side``."""
+    return [i for i, p in enumerate(board.pattern_masks) if p & side == p]
+
+
+def has_win(board: Board, side: int) -> bool:
+    return any(p & side == p for p in board.pattern_masks)
+
+
+@dataclass(frozen=True, eq=False)
+class Position:
+    """Counters of both sides as bit masks on a board; ``allowed_first`` = opening rule cells."""
+
+    board: Board
+    x: int = 0
+    o: int = 0
+    allowed_first: frozenset[int] | None = None
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Position) and (self.board is other.board and self.x == other.x and self.o == other.o)
+
+    def __hash__(self) -> int:
+        return hash((id(self.board), self.x, self.o))
+
+    # --- basic facts -------------------------------------------------------------------------
+    @property
+    def n_counters(self) -> int:
+        return popcount(self.x | self.o)
+
+    @property
+    def to_move(self) -> str:
+        """'X' or 'O'."""
+        return "X" if popcount(self.x) == popcount(self.o) else "O"
+
+    def sides(self) -> tuple[int, int]:
+        """(mover, opponent) masks."""
+        return (self.x, self.o) if self.to_move == "X" else (self.o, self.x)
+
+    def empty_mask(self) -> int:
+        return self.board.mask & ~(self.x | self.o)
+
+    def winner(self) -> str | None:
+        if has_win(self.board, self.x):
+            return "X"
+        if has_win(self.board, self.o):
+            return "O"
+        return None
+
+    def is_over(self) -> bool:
+        return self.winner() is not None or self.n_counters >= self.board.limit or not self.empty_mask()
+
+    def outcome(self) -> str | None:
+        """'X', 'O', 'draw', or None while the game goes on."""
+        w = self.winner()
+        if w:
+            return w
+        return "draw" if self.is_over() else None
+
+    def legal_moves(self) -> list[int]:
+        """Empty cells the side to move may take (the opening rule binds the first counter)."""
+        if self.is_over():
+            return []
+        empty = self.empty_mask()
+        cells = [c for c in self.board.cells if empty >> c & 1]
+        if self.n_counters == 0 and self.allowed_first is not None:
+            cells = [c for c in cells if c in self.allowed_first]
+        return cells
+
+    def _legal(self, cell: int) -> bool:
+        if not isinstance(cell, int) or not 0 <= cell < self.board.n_cells or not self.empty_mask() >> cell & 1:
+            return False
+        if self.n_counters == 0 and self.allowed_first is not None and cell not in self.allowed_first:
+            return False
+        return not self.is_over()
+
+    def play(self, cell: int) -> "Position":
+        """The position after the side to move puts a counter on ``cell`` (RuleError if illegal)."""
+        if not self._legal(cell):
+            if self.is_over():
+                raise RuleError("the game is over")
+            r, c = self.board.rc(cell) if 0 <= cell < self.board.n_cells else (None, None)
+            raise RuleError(f"illegal move {cell} (row {r}, col {c}): not a free cell the rules allow")
+        bit = 1 << cell
+        if self.to_move == "X":
+            return replace(self, x=self.x | bit)
+        return replace(self, o=self.o | bit)
+
+    # --- text forms ----------------------------------------------------------------------------
+    def to_text(self, sep: str = "/") -> str:
+        b = self.board
+        rows = []
+        for r in range(b.height):
+            s = ""
+            for c in range(b.width):
+                i = r * b.width + c
+                s += "#" if i in b.off_board else "X" if self.x >> i & 1 else "O" if self.o >> i & 1 else "."
+            rows.append(s)
+        return sep.join(rows)
+
+    def to_json(self) -> dict:
+        return {"board": self.board.name, "position": self.to_text(), "to_move": self.to_move}
+
+    def validate(self) -> "Position":
+        """Raise RuleError unless the position can arise in a game under these rules."""
+        b = self.board
+        if self.x & self.o:
+            raise RuleError("a cell holds both X and O")
+        if (self.x | self.o) & ~b.mask:
+            raise RuleError("a counter stands on an off-board cell")
+        nx, no = popcount(self.x), popcount(self.o)
+        if nx not in (no, no + 1):
+            raise RuleError(f"counts X={nx}, O={no} do not fit alternate play with X first")
+        if nx + no > b.limit:
+            raise RuleError(f"{nx + no} counters exceed the limit of {b.limit} on {b.title}")
+        wx, wo = wins_mask(b, self.x), wins_mask(b, self.o)
+        if wx and wo:
+            raise RuleError("both sides have a winning pattern")
+        last, lastmask, wl = ("X", self.x, wx) if nx > no else ("O", self.o, wo)
+        if (wx and last == "O") or (wo and last == "X"):
+            raise RuleError("the side that did not move last has already won: the game ended earlier")
+        if wl:  # every completed pattern must contain the last counter placed
+            pm = b.pattern_masks
+            common = lastmask
+            for i in wl:
+                common &= pm[i]
+            if not common:
+                raise RuleError(f"{last} has winning patterns with no common counter: the game ended earlier")
+        if self.allowed_first is not None and nx and not any(self.x >> c & 1 for c in self.allowed_first):
+            raise RuleError("no X counter stands on a cell the opening rule allows for the first counter")
+        return self
+
+
+def parse_position(text: str, board: "Board | str | None" = None, allowed_first=None,
+                   validate: bool = True) -> Position:
+    """Parse the RULES.md text form (rows by newline or '/', '.', 'X', 'O', '#') or ``empty``.
+
+    Without a board the size picks it: 6 rows -> QANGO 6; 7 rows -> 7 Plus when the corners are
+    '#', else QANGO 7.
+    """
+    if not isinstance(text, str):
+        raise FormatError("position must be a string")
+    t = text.strip()
+    if t.startswith("{"):
+        return position_from_json(json.loads(t), board, allowed_first, validate)
+    if t.lower() in ("empty", ""):
+        b = load_board(board)
+        return Position(b, 0, 0, allowed_first)
+    rows = [r.strip().replace(" ", "") for r in t.replace("/", "\n").splitlines() if r.strip()]
+    if board is None:
+        if len(rows) == 6:
+            board = "6"
+        elif len(rows) == 7:
+            board = "7plus" if rows[0][:1] == "#" else "7"
+        else:
+            raise FormatError(f"position has {len(rows)} rows: expected 6 or 7 (or pass a board)")
+    b = load_board(board)
+    if len(rows) != b.height:
+        raise FormatError(f"position has {len(rows)} rows, board {b.title} has {b.height}")
+    x = o = 0
+    for r, row in enumerate(rows):
+        if len(row) != b.width:
+            raise FormatError(f"position row {r + 1} {row!r} has {len(row)} cells, expected {b.width}")
+        for c, ch in enumerate(row):
+            i = r * b.width + c
+            ch = ch.upper()
+            if ch == "#":
+                if i not in b.off_board:
+                    raise FormatError(f"row {r + 1}, col {c + 1}: '#' marks a cell that is on the {b.title} board")
+            elif ch == "X":
+                x |= 1 << i
+            elif ch == "O":
+                o |= 1 << i
+            elif ch not in ".-_":
+                raise FormatError(f"row {r + 1}, col {c + 1}: unknown symbol {ch!r} (use . X O #)")
+            if ch in "XO" and i in b.off_board:
+                raise FormatError(f"row {r + 1}, col {c + 1}: a counter on an off-board cell")
+    p = Position(b, x, o, allowed_first)
+    return p.validate() if validate else p
+
+
+def position_from_json(data: dict, board=None, allowed_first=None, validate: bool = True) -> Position:
+    """JSON form: {"board": ..., "position": text} or {"board": ..., "x": [cells], "o": [cells]}."""
+    if not isinstance(data, dict):
+        raise FormatError("position JSON must be an object")
+    b = load_board(board if board is not None else data.get("board"))
+    if "position" in data:
+        return parse_position(data["position"], b, allowed_first, validate)
+    x = o = 0
+    for key in ("x", "o"):
+        for c in data.get(key, []):
+            if not isinstance(c, int) or not 0 <= c < b.n_cells or c in b.off_board:
+                raise FormatError(f"position JSON: {key} cell {c!r} is not on the board")
+        m = sum(1 << c for c in set(data.get(key, [])))
+        x, o = (m, o) if key == "x" else (x, m)
+    p = Position(b, x, o, allowed_first)
+    return p.validate() if validate else p
+
+
+class Game:
+    """A game with a replayable move log: ``play``, ``undo``, ``replay``, continue from any point."""
+
+    def __init__(self, options: QangoOptions | None = None, start: Position | None = None):
+        self.options = options or QangoOptions()
+        board, allowed = self.options.resolve()
+        self.start = start or Position(board, 0, 0, allowed)
+        self.moves: list[int] = []
+        self.position = self.start
+
+    def play(self, cell: int) -> Position:
+        self.position = self.position.play(cell)
+        self.moves.append(cell)
+        return self.position
+
+    def undo(self) -> int:
+        if not self.moves:
+            raise RuleError("nothing to undo")
+        cell = self.moves.pop()
+        self.position = self.replay(self.moves)
+        return cell
+
+    def replay(self, moves) -> Position:
+        p = self.start
+        for m in moves:
+            p = p.play(m)
+        return p
+
+    def log(self) -> dict:
+        return {"options": self.options.to_dict(), "start": self.start.to_text(), "moves": list(self.moves)}
+
+    @classmethod
+    def from_log(cls, data: dict) -> "Game":
+        opts = QangoOptions.from_dict(data.get("options"))
+        board, allowed = opts.resolve()
+        start = parse_position(data.get("start", "empty"), board, allowed)
+        g = cls(opts, start)
+        for m in data.get("moves", []):
+            g.play(int(m))
+        return g

@@ -1,0 +1,134 @@
+"""QANGO proof trees: the file format and an independent checker built only on the rules code.
+
+A proof document (JSON) holds the board, the opening cells, the position, a claim for the side to
+move ("win" or "loss"), ``plies`` (the claimed bound) and a tree:
+- attacker node: ``[move]`` when the move completes a pattern, else ``[move, [[reply, node], ...]]``
+  listing every legal reply of the defender;
+- for a "loss" claim the tree is ``[[move, node], ...]`` with one attacker node per legal move.
+The checker replays every line with ``Position.play``; it never calls the solver.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ...errors import FormatError
+from .board import board_from_json
+from .position import Position, parse_position
+
+
+class ProofError(FormatError):
+    """A proof document is malformed or does not prove its claim."""
+
+
+def load_proof(source) -> dict:
+    if isinstance(source, dict):
+        return source
+    path = Path(source)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FormatError(f"proof file {path} not found") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise FormatError(f"proof file {path}: invalid JSON ({e.msg} at line {e.lineno})") from None
+
+
+def verify_proof(source) -> dict:
+    """Check a proof document; returns a report ``{"ok", "claim", "plies", "nodes", "error"}``."""
+    doc = load_proof(source)
+    if not isinstance(doc, dict) or doc.get("format") != "tanglekit-qango-proof":
+        raise FormatError("not a tanglekit QANGO proof (missing format tag)")
+    board = board_from_json(doc.get("board"), where="proof board")
+    allowed = doc.get("allowed_first")
+    allowed = None if allowed is None else frozenset(int(c) for c in allowed)
+    pos = parse_position(doc.get("position", ""), board, allowed)
+    claim, plies = doc.get("claim"), doc.get("plies")
+    report = {"ok": False, "claim": claim, "plies": plies, "nodes": 0, "error": None}
+    if claim not in ("win", "loss") or not isinstance(plies, int) or plies < 0:
+        report["error"] = "claim must be win or loss with a non-negative integer plies"
+        return report
+    counter = [0]
+    try:
+        if claim == "win":
+            _attack(pos, doc.get("tree"), plies, counter, "root")
+        else:
+            _all_moves_lose(pos, doc.get("tree"), plies, counter)
+    except ProofError as e:
+        report["error"] = str(e)
+        report["nodes"] = counter[0]
+        return report
+    report["ok"] = True
+    report["nodes"] = counter[0]
+    return report
+
+
+def _all_moves_lose(pos: Position, tree, plies: int, counter) -> None:
+    mover = pos.to_move
+    if pos.winner() is not None and pos.winner() != mover:
+        if plies != 0 or tree not in ([], None):
+            raise ProofError("root: the game is already lost; expected plies 0 and an empty tree")
+        return
+    if pos.is_over():
+        raise ProofError("root: the game is over without a winner (a draw, not a loss)")
+    if plies < 2:
+        raise ProofError(f"root: a loss needs at least 2 plies, claim says {plies}")
+    if not isinstance(tree, list):
+        raise ProofError("root: a loss proof lists every move of the side to move")
+    seen = {}
+    for item in tree:
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)):
+            raise ProofError(f"root: bad entry {str(item)[:40]}")
+        seen[item[0]] = item[1]
+    legal = set(pos.legal_moves())
+    if set(seen) != legal:
+        missing = sorted(legal - set(seen))
+        raise ProofError(f"root: moves {missing[:5] or sorted(set(seen) - legal)[:5]} missing or illegal")
+    for m, node in seen.items():
+        child = pos.play(m)
+        if child.winner() == mover:
+            raise ProofError(f"root: move {m} wins for the side claimed to lose")
+        _attack(child, node, plies - 1, counter, f"root>{m}")
+
+
+def _attack(pos: Position, node, r: int, counter, where: str) -> None:
+    """The side to move wins within r plies following ``node`` (iterative over an explicit stack)."""
+    stack = [(pos, node, r, where)]
+    while stack:
+        pos, node, r, where = stack.pop()
+        counter[0] += 1
+        if r < 1:
+            raise ProofError(f"{where}: no plies left for the winner")
+        if not (isinstance(node, list) and node and isinstance(node[0], int)):
+            raise ProofError(f"{where}: an attacker node must start with a move")
+        mover, move = pos.to_move, node[0]
+        if move not in pos.legal_moves():
+            raise ProofError(f"{where}: move {move} is not legal")
+        after = pos.play(move)
+        if after.winner() == mover:
+            continue
+        if len(node) != 2 or not isinstance(node[1], list):
+            raise ProofError(f"{where}: move {move} does not win at once, so every reply must follow")
+        if after.is_over():
+            raise ProofError(f"{where}: move {move} ends the game in a draw")
+        if r < 3:
+            raise ProofError(f"{where}: move {move} does not win and the claimed plies are used up")
+        replies = {}
+        for item in node[1]:
+            if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)):
+                raise ProofError(f"{where}: bad reply entry {str(item)[:40]}")
+            replies[item[0]] = item[1]
+        legal = set(after.legal_moves())
+        if set(replies) != legal:
+            missing = sorted(legal - set(replies))
+            extra = sorted(set(replies) - legal)
+            raise ProofError(f"{where}>{move}: replies missing {missing[:5]} or illegal {extra[:5]}")
+        for y, child in replies.items():
+            nxt = after.play(y)
+            if nxt.winner() is not None:
+                raise ProofError(f"{where}>{move}>{y}: the defender wins with this reply")
+            if nxt.is_over():
+                raise ProofError(f"{where}>{move}>{y}: the game ends in a draw")
+            stack.append((nxt, child, r - 2, f"{where}>{move}>{y}"))
