@@ -2,7 +2,7 @@
 
 Puzzles come from seeded playouts (random moves, forced blocks respected) and are kept only when the
 solver proves a win in exactly k moves (2k-1 plies) with a single winning first move. Boards are
-random partitions of the cells into 8-connected triples (exact cover, randomised) coloured with 5
+random partitions of the cells into 8-connected triples (the shared exact-cover engine over shuffled options) coloured with 5
 colours so that orthogonally touching triples differ (CP-SAT, greedy fallback), scored by solving the
 empty position under a time limit.
 """
@@ -197,33 +197,20 @@ def _diagonal_links(t, w: int) -> int:
     return sum(1 for a in t if not any(b in (a - 1, a + 1, a - w, a + w) and abs(a % w - b % w) <= 1 for b in t))
 
 
-def _exact_cover(cells: set[int], shapes, rng: random.Random, width: int, budget: int = 200_000):
-    """Random partition of ``cells`` into triples (lowest uncovered cell first, shuffled choices)."""
-    order = sorted(cells)
-    chosen: list = []
-    covered: set[int] = set()
-    steps = [0]
+def _random_partition(cells: set[int], shapes, rng: random.Random, width: int):
+    """A random partition of ``cells`` into triples, found by the shared exact-cover engine.
 
-    def rec() -> bool:
-        steps[0] += 1
-        if steps[0] > budget:
-            return False
-        first = next((c for c in order if c not in covered), None)
-        if first is None:
-            return True
-        opts = [t for t in shapes.get(first, []) if not covered.intersection(t)]
-        # prefer compact triples (orthogonal links) like the published boards, randomly
-        opts.sort(key=lambda t: _diagonal_links(t, width) + 1.5 * rng.random())
-        for t in opts:
-            covered.update(t)
-            chosen.append(t)
-            if rec():
-                return True
-            chosen.pop()
-            covered.difference_update(t)
-        return False
+    The options are shuffled (compact triples, with orthogonal links like the published boards,
+    tend to come first), so the engine's first solution is a random one for the seed.
+    """
+    from ..solver.exact_cover import ExactCover, first_solution
 
-    return list(chosen) if rec() else None
+    options = [t for ts in shapes.values() for t in ts]
+    options.sort(key=lambda t: _diagonal_links(t, width) + 1.5 * rng.random())
+    index = {c: i for i, c in enumerate(sorted(cells))}
+    problem = ExactCover(len(index), 0, [[index[c] for c in t] for t in options])
+    solution = first_solution(problem, backend="dlx", time_limit=30)
+    return None if solution is None else sorted(options[k] for k in solution)
 
 
 def _colour_triples(triples, w: int, rng: random.Random, n_colours: int = 5) -> list[int]:
@@ -290,11 +277,8 @@ def generate_board(width: int = 6, height: int = 6, seed: int = 0, off_board=(),
             raise SolverError(f"{len(cells)} cells do not split into triples (leave one centre cell free or "
                               "mark cells off-board)")
     shapes = _triple_shapes(cells - free, width)
-    for _ in range(50):
-        triples = _exact_cover(cells - free, shapes, rng, width)
-        if triples:
-            break
-    else:
+    triples = _random_partition(cells - free, shapes, rng, width)
+    if triples is None:
         raise SolverError("no partition into connected triples found")
     colours = _colour_triples(triples, width, rng)
     data = {
