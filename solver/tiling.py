@@ -18,6 +18,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from ..errors import FormatError, ShapeError, SolverError
+from ..jsonio import read_json_file
 from ..shapes.lattice import get_lattice
 from ..shapes.placements import Placements, placements
 from ..shapes.polyform import Polyform
@@ -80,12 +81,7 @@ def free_polyforms(n: int, lattice: str) -> list[Polyform]:
 def load_pieces(path: str | Path, lattice: str = "triangle") -> list[Polyform]:
     """Pieces from a JSON file: a list of shapes (each a list of [x, y]), or an object
     ``{"lattice": "square", "pieces": [...]}``."""
-    try:
-        data = json.loads(Path(path).read_text())
-    except OSError as e:
-        raise FormatError(f"cannot read piece file {path}: {e.strerror}") from None
-    except json.JSONDecodeError as e:
-        raise FormatError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
+    data = read_json_file(path, "piece file")
     if isinstance(data, dict):
         lattice = data.get("lattice", lattice)
         data = data.get("pieces", data.get("shapes"))

@@ -15,7 +15,6 @@ piles are interchangeable).
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import FormatError, RuleError, SolverError
+from ..jsonio import read_json_file
 
 SOLO_FORMAT = "tanglekit-zangle-solo/1"
 ID_PREFIX = "zangle:solo"
@@ -246,14 +246,7 @@ def load_solo_deal(source: str | Path, deck=None) -> SoloDeal:
     """A solo deal from a JSON file or from a shareable ID (either form)."""
     if is_solo_id(str(source)) and not Path(str(source)).exists():
         return deal_from_id(str(source), deck)
-    p = Path(source)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise FormatError(f"{p}: cannot read solo deal ({e.strerror})") from None
-    except json.JSONDecodeError as e:
-        raise FormatError(f"{p}: not valid JSON: {e}") from None
-    return parse_solo_deal(data, deck, str(p))
+    return parse_solo_deal(read_json_file(source, "solo deal"), deck, str(source))
 
 
 # --------------------------------------------------------------------------------------------

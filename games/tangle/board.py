@@ -15,11 +15,11 @@ axial side coordinates). Both defaults are **assumed** data (RULES.md), named ``
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import FormatError, ShapeError
+from ...jsonio import read_json_file
 from ...shapes.hexsides import (
     OFFSETS,
     Tile,
@@ -149,10 +149,7 @@ def _read_json(spec: str | Path | dict, what: str, suffix: str) -> tuple[dict, s
         else:
             names = sorted(p.name.split(".")[0] for p in DATA.glob(f"*.{suffix}.json"))
             raise FormatError(f"no {what} file {s!r} (built-in: {', '.join(names)})")
-    try:
-        return json.loads(path.read_text(encoding="utf-8")), str(path)
-    except json.JSONDecodeError as e:
-        raise FormatError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
+    return read_json_file(path, f"{what} file"), str(path)
 
 
 def parse_board(data: dict, where: str = "<board>") -> Board:

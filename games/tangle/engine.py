@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import FormatError, RuleError
+from ...jsonio import read_json_file
 from ...shapes.hexsides import (
     axial_to_offset,
     offset_to_axial,
@@ -543,8 +544,4 @@ def load_state(spec: str | Path | dict) -> TangleState:
     if isinstance(spec, dict):
         return state_from_json(spec)
     path = Path(spec)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as e:
-        raise FormatError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
-    return state_from_json(data, str(path))
+    return state_from_json(read_json_file(path, "state file"), str(path))

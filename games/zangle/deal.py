@@ -9,11 +9,11 @@ polyiamond as a list of ``[x, y]`` cells (``[]`` is a Z card) or an object ``{"i
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import FormatError
+from ...jsonio import read_json_file
 from .cards import Card, Deck, colour_for, default_deck, shape_from_cells
 
 PLACES = ("middle", "own")
@@ -125,11 +125,4 @@ def parse_deal(data: dict, deck: Deck | None = None, source: str = "deal") -> De
 
 def load_deal(path: str | Path, deck: Deck | None = None) -> Deal:
     """Read a deal file (JSON)."""
-    p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise FormatError(f"{p}: cannot read deal file ({e.strerror})") from None
-    except json.JSONDecodeError as e:
-        raise FormatError(f"{p}: not valid JSON: {e}") from None
-    return parse_deal(data, deck, str(p))
+    return parse_deal(read_json_file(path, "deal file"), deck, str(path))

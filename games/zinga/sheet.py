@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import FormatError
+from ...jsonio import read_json_file
 from .rules import CENTRE, BLUE9, COLOURS, LINES, N_CELLS, N_NUMBERS, SIZE, code_of, name_of
 
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX"  # 60 symbols, one per code
@@ -206,10 +207,7 @@ def load_sheets(source: str | Path | None = None) -> list[Sheet]:
     if s.startswith("zinga:"):
         return parse_sheet_set_id(s)
     path = Path(s)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as e:
-        raise FormatError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
+    data = read_json_file(path, "sheet file")
     return sheets_from_json(data, str(path))
 
 
