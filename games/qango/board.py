@@ -14,6 +14,7 @@ from importlib import resources
 from pathlib import Path
 
 from ...errors import FormatError
+from ...jsonio import read_json_file
 
 #: Built-in board names and the aliases the CLI accepts for them.
 BOARD_ALIASES = {
@@ -317,11 +318,5 @@ def load_board(spec: "str | Path | dict | Board | None" = None) -> Board:
         return generate_board(w, h, seed)
     path = Path(str(spec))
     if path.suffix == ".json" or path.exists():
-        if not path.exists():
-            raise FormatError(f"board file {path} not found")
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as e:
-            raise FormatError(f"board file {path}: invalid JSON ({e.msg} at line {e.lineno})") from None
-        return board_from_json(data, where=str(path))
+        return board_from_json(read_json_file(path, "board file"), where=str(path))
     raise FormatError(f"unknown board {spec!r}: use 6, 7, 7plus or a JSON board file")

@@ -8,6 +8,7 @@ from importlib import resources
 from pathlib import Path
 
 from ...errors import FormatError
+from ...jsonio import read_json_file
 
 #: letter -> card name, in the order used for counts and data files
 KINDS: dict[str, str] = {
@@ -88,11 +89,7 @@ def load_card_set(spec: str | Path | None) -> CardSet:
     s = str(spec)
     p = Path(s)
     if p.suffix == ".json" or p.exists():
-        try:
-            data = json.loads(p.read_text("utf-8"))
-        except json.JSONDecodeError as e:
-            raise FormatError(f"card set file {p}: bad JSON ({e.msg} at line {e.lineno})") from None
-        return CardSet.from_json(data, name=p.stem)
+        return CardSet.from_json(read_json_file(p, "card set file"), name=p.stem)
     # inline form: letter count pairs
     import re
 
