@@ -24,22 +24,9 @@ SMALL = {
 
 def _random_position(board, rng, max_empty, max_left=None, tries=2000):
     """A position from a random playout (no winning move skipped over), not over, few plies left."""
-    max_left = max_left or max_empty
-    for _ in range(tries):
-        p, hist = Position(board), []
-        while not p.is_over():
-            me = p.x if p.to_move == "X" else p.o
-            ms = [m for m in p.legal_moves() if not has_win(board, me | 1 << m)]
-            if not ms:
-                break
-            hist.append(p)
-            p = p.play(rng.choice(ms))
-        hist.append(p)
-        ok = [q for q in hist if not q.is_over() and bin(q.empty_mask()).count("1") <= max_empty
-              and board.limit - q.n_counters <= max_left]
-        if ok:
-            return rng.choice(ok)
-    raise AssertionError("no position found")
+    from tanglekit.generators.qango import random_position
+
+    return random_position(board, rng, max_empty=max_empty, max_left=max_left or max_empty, tries=tries)
 
 
 @pytest.mark.parametrize("name", sorted(SMALL))
