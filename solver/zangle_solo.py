@@ -509,6 +509,20 @@ def turn_go_out(state, player: int | None = None, max_states: int = 200_000, mem
             own.append(pile.pop(0))
         return tuple(own), tuple(pile), tuple(mid), tuple(mpile)
 
+    def try_distinct(zs, own, pile, mid, mpile) -> bool:
+        """Try each Zangle once per set of cards used (Z-card choices aside); True on a win."""
+        done = set()
+        for a in zs:
+            k = frozenset((a.target, *a.pieces, *a.z))
+            if k in done:
+                continue
+            done.add(k)
+            line.append(a)
+            if rec(*build(own, pile, mid, mpile, a)):
+                return True
+            line.pop()
+        return False
+
     def rec(own, pile, mid, mpile) -> bool:
         nonlocal nodes
         if not own and not pile:
@@ -521,31 +535,15 @@ def turn_go_out(state, player: int | None = None, max_states: int = 200_000, mem
             raise Out
         zs = zangle_actions(list(mid), list(own), deck, opts)
         if zs:
-            done = set()
-            for a in zs:
-                k = frozenset((a.target, *a.pieces, *a.z))
-                if k in done:
-                    continue
-                done.add(k)
-                line.append(a)
-                if rec(*build(own, pile, mid, mpile, a)):
-                    return True
-                line.pop()
+            if try_distinct(zs, own, pile, mid, mpile):
+                return True
         elif mpile:
             own2 = own + (mpile[0],)
             zs = zangle_actions(list(mid), list(own2), deck, opts)
             line.append(Action("draw"))
             if zs:
-                done = set()
-                for a in zs:
-                    k = frozenset((a.target, *a.pieces, *a.z))
-                    if k in done:
-                        continue
-                    done.add(k)
-                    line.append(a)
-                    if rec(*build(own2, pile, mid, mpile[1:], a)):
-                        return True
-                    line.pop()
+                if try_distinct(zs, own2, pile, mid, mpile[1:]):
+                    return True
             else:
                 line.append(Action("pass"))
                 if rec(own2, pile, mid, mpile[1:]):

@@ -291,6 +291,18 @@ class RoundScoredGame(GameState):
         else:
             self._start_round(bonus=tied)
 
+    def _table_json(self) -> dict:
+        """The cards on the table and the scores, shared by both games' ``to_json``."""
+        return {
+            "middle": [c.id for c in self.middle],
+            "middle_pile": [c.id for c in self.middle_pile],
+            "own": [[c.id for c in o] for o in self.own],
+            "own_pile": [[c.id for c in o] for o in self.own_pile],
+            "round_points": self.round_points,
+            "over": self.over,
+            "winners": self.winners,
+        }
+
     def totals(self) -> list[int]:
         return [sum(r[p] for r in self.round_points) for p in range(self.players)]
 

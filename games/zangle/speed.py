@@ -238,13 +238,7 @@ class SpeedGame(RoundScoredGame):
             "round": self.round_no,
             "clock": round(self.clock, 9),
             "levels": self.levels,
-            "middle": [c.id for c in self.middle],
-            "middle_pile": [c.id for c in self.middle_pile],
-            "own": [[c.id for c in o] for o in self.own],
-            "own_pile": [[c.id for c in o] for o in self.own_pile],
-            "round_points": self.round_points,
-            "over": self.over,
-            "winners": self.winners,
+            **self._table_json(),
         }
 
 

@@ -216,11 +216,5 @@ class TurnGame(RoundScoredGame):
             "bonus": self.bonus,
             "current": self.current,
             "phase": self.phase,
-            "middle": [c.id for c in self.middle],
-            "middle_pile": [c.id for c in self.middle_pile],
-            "own": [[c.id for c in o] for o in self.own],
-            "own_pile": [[c.id for c in o] for o in self.own_pile],
-            "round_points": self.round_points,
-            "over": self.over,
-            "winners": self.winners,
+            **self._table_json(),
         }
