@@ -221,26 +221,31 @@ def solo_generate(
 @app.command("census")
 def census_cmd(
     sample: Optional[int] = typer.Option(None, "--sample", help="Only N random layouts (default: all classes)."),
-    workers: int = typer.Option(1, "--workers", help="Local worker processes."),
+    workers: int = typer.Option(1, "--workers", help="Worker processes (local, or the size of a Ray/Dask cluster started here)."),
     checkpoint: Optional[Path] = typer.Option(None, "--checkpoint", help="Resumable progress file (JSON)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the sample."),
-    executor: str = typer.Option("local", "--executor", help="local (default), ray or dask (optional extras)."),
+    executor: str = typer.Option("local", "--executor", help="local (default), ray or dask (optional extras; RAY_ADDRESS / DASK_SCHEDULER_ADDRESS select a cluster)."),
     option: Optional[List[str]] = typer.Option(None, "--option", help=_OPTION_HELP),
     cards: Optional[str] = typer.Option(None, "--cards", help=_CARDS_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Solve every standard layout class (or a sample): fewest moves and optimal-tour counts.
     Example: tanglekit tanglung census --sample 200 --workers 2"""
+    from contextlib import ExitStack
+
     from .games.tanglung.cards import load_card_set
     from .generators.tanglung import census
 
     if sample is not None and sample < 1:
         raise TanglekitError("--sample must be at least 1")
     opts = _options(option)
-    state = {"last": 0}
-    with progress(None, "census chunks") as advance:
+    state: dict = {}
+    with ExitStack() as stack:
         def on_progress(done, total):
-            advance(done - state["last"])
+            if "advance" not in state:  # open the bar once the number of chunks is known
+                state["advance"] = stack.enter_context(progress(total, "census chunks"))
+                state["last"] = 0
+            state["advance"](done - state["last"])
             state["last"] = done
 
         summary = census(sample, max(1, workers), checkpoint, seed, opts, load_card_set(cards), executor,
@@ -248,11 +253,17 @@ def census_cmd(
     if as_json:
         print_json(summary)
         return
-    typer.echo(f"layout classes solved: {summary.get('layouts', 0)}  (unsolvable: {summary.get('unsolvable', 0)}, "
+    n = summary.get("layouts", 0)
+    typer.echo(f"layout classes solved: {n}  (unsolvable: {summary.get('unsolvable', 0)}, "
                f"with a no-revisit tour: {summary.get('no_revisit', 0)})")
     typer.echo("fewest moves: " + ", ".join(f"{k}: {v}" for k, v in summary.get("moves", {}).items()))
     typer.echo("optimal tours (2^(k-1) <= t < 2^k): " +
                ", ".join(f"k={k}: {v}" for k, v in summary.get("tour_bins", {}).items()))
+    solved = n - summary.get("unsolvable", 0)
+    if solved:
+        mx, mn = summary["max_tours"], summary["min_tours"]
+        typer.echo(f"optimal tours: mean {summary['tours_total'] / solved:,.1f}, most {mx[0]:,} ({mx[1]}), "
+                   f"fewest {mn[0]:,} ({mn[1]})")
 
 
 # --- two players ----------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Tanglung benchmark: solo layouts solved per second (kernel vs plain-Python BFS), search states
-per second, no-revisit tours (kernel vs CP-SAT AddCircuit), two-player search nodes per second.
+per second, no-revisit tours (kernel vs CP-SAT AddCircuit), two-player search nodes per second,
+census layouts per second (per-layout path vs batch kernel).
 
-Run: python -m tanglekit.benchmarks.tanglung [--quick]; prints a Markdown table.
+Run: python -m tanglekit.benchmarks.tanglung [--quick] [--census-only]; prints a Markdown table.
 """
 
 from __future__ import annotations
@@ -22,7 +23,11 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer layouts, for a fast look")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--census-only", action="store_true", help="only the census rows")
     args = ap.parse_args(argv)
+    if args.census_only:
+        _print(census_rows(args.quick, args.seed))
+        return
 
     from ..games.tanglung import TanglungOptions, random_layout
     from ..games.tanglung.duel import DuelGame
@@ -98,6 +103,47 @@ def main(argv: list[str] | None = None) -> None:
     rows.append(_row("two-player alpha-beta, depth 3", "Python + transposition table", len(positions), dt,
                      f"{nodes / dt:,.0f} nodes/s"))
 
+    rows += census_rows(args.quick, args.seed)
+    _print(rows)
+
+
+def census_rows(quick: bool, seed: int) -> list[str]:
+    """Census chunks (contiguous rank ranges, as the full census runs them) through the
+    per-layout path (unrank + Layout.canonical + solve_solo) and the batch kernel."""
+    from ..games.tanglung.cards import default_card_set
+    from ..games.tanglung.layout import count_standard_layouts
+    from ..games.tanglung.rules import TanglungOptions
+    from ..generators.tanglung import census_chunk, census_chunk_reference
+
+    cs = default_card_set()
+    total = count_standard_layouts(cs)
+    rng = random.Random(seed)
+    width = 2000
+    starts = [rng.randrange(total - width) for _ in range(4 if quick else 16)]
+    rows = []
+    for name, opts in (("default", TanglungOptions()), ("literal_blocking", TanglungOptions(literal_blocking=True))):
+        tasks = [("b", range(a, a + width), opts.to_json(), cs.to_json()) for a in starts]
+        census_chunk(("w", range(0, 10), opts.to_json(), cs.to_json()))  # load the kernels
+        census_chunk_reference(("w", [20_000_000], opts.to_json(), cs.to_json()))
+        rates = {}
+        for label, fn in (("per-layout solve_solo", census_chunk_reference), ("batch kernel", census_chunk)):
+            t = time.perf_counter()
+            cpu = time.process_time()
+            parts = [fn(task) for task in tasks]
+            dt = time.perf_counter() - t
+            cpu = time.process_time() - cpu
+            n = sum(p["layouts"] for p in parts)
+            rates[label] = (n / cpu, parts)
+            extra = f"{len(tasks) * width:,} ranks; CPU {1000 * cpu / max(n, 1):.3f} ms/layout"
+            if label == "batch kernel":
+                same = parts == rates["per-layout solve_solo"][1]
+                ratio = rates[label][0] / rates["per-layout solve_solo"][0]
+                extra += f"; {ratio:.1f}x the per-layout path (CPU); summaries {'equal' if same else 'DIFFER'}"
+            rows.append(_row(f"census chunk, {name} (canonical layouts solved)", label, n, dt, extra))
+    return rows
+
+
+def _print(rows: list[str]) -> None:
     print("| task | method | items | time | rate | per item | notes |")
     print("|---|---|---|---|---|---|---|")
     for r in rows:

@@ -12,7 +12,7 @@ optimal tour is replayed with the engine and must win in the claimed number of m
 from __future__ import annotations
 
 import json
-import math
+import os
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -174,16 +174,36 @@ def generate_challenges(
 
 
 # --- census ---------------------------------------------------------------------------------
-CHUNK = 2000
+#: ranks per chunk of the full census (about 1-2 s of work each on the batch path)
+CHUNK = 20000
+#: layouts per chunk of a sampled census (samples are small; keep them spread over workers)
+SAMPLE_CHUNK = 500
 
 
 def _tour_bin(t: int) -> int:
     """Power-of-two bin of an optimal-tour count: 0 for 0, k for 2^(k-1) <= t < 2^k."""
-    return 0 if t <= 0 else int(math.log2(t)) + 1
+    return 0 if t <= 0 else int(t).bit_length()
 
 
 def census_chunk(task: tuple) -> dict:
-    """Solve the canonical layouts among ranks [a, b) (or the listed ranks) of one chunk."""
+    """Solve the canonical layouts among ranks [a, b) (or the listed ranks) of one chunk.
+
+    Runs the compiled batch path (solver.tanglung_census) when it supports the options and card
+    set, else :func:`census_chunk_reference`; both give the same summary.
+    """
+    from ..solver.tanglung_census import batch_supported, census_summary
+
+    key, ranks, opts_json, cards_json = task
+    options = TanglungOptions.from_dict(opts_json)
+    card_set = CardSet.from_json(cards_json)
+    if not batch_supported(options, card_set):
+        return census_chunk_reference(task)
+    return census_summary(key, ranks, options, card_set)
+
+
+def census_chunk_reference(task: tuple) -> dict:
+    """census_chunk one layout at a time through Layout.canonical and solve_solo (the
+    reference the batch path is tested against; also the fallback for unknown options)."""
     from ..solver.tanglung_solo import solve_solo
 
     key, ranks, opts_json, cards_json = task
@@ -223,14 +243,17 @@ def _merge(total: dict, part: dict) -> None:
         c = Counter(total.get(name, {}))
         c.update(part[name])
         total[name] = dict(sorted(c.items(), key=lambda kv: (len(kv[0]), kv[0])))
+    # ties go to the smaller example layout, so the summary does not depend on chunk order
     mt = total.get("max_tours", [0, None])
-    if part["max_tours"][0] > mt[0]:
-        total["max_tours"] = part["max_tours"]
+    pt = part["max_tours"]
+    if pt[0] > mt[0] or (pt[0] == mt[0] and pt[1] is not None and (mt[1] is None or pt[1] < mt[1])):
+        total["max_tours"] = pt
     else:
         total["max_tours"] = mt
     mn = total.get("min_tours", [None, None])
-    if part["min_tours"][0] is not None and (mn[0] is None or part["min_tours"][0] < mn[0]):
-        total["min_tours"] = part["min_tours"]
+    pn = part["min_tours"]
+    if pn[0] is not None and (mn[0] is None or pn[0] < mn[0] or (pn[0] == mn[0] and pn[1] < mn[1])):
+        total["min_tours"] = pn
     else:
         total["min_tours"] = mn
 
@@ -247,28 +270,60 @@ def _map_tasks(fn, tasks, executor: str, workers: int):
         with mp.get_context("spawn").Pool(workers) as pool:
             yield from pool.imap_unordered(fn, tasks)
     elif executor == "ray":
-        try:
-            import ray
-        except ImportError:
-            raise SolverError("executor 'ray' needs the ray package (pip install ray)") from None
-        if not ray.is_initialized():
-            ray.init(address="auto", ignore_reinit_error=True)
+        yield from _map_ray(fn, tasks, workers)
+    elif executor == "dask":
+        yield from _map_dask(fn, tasks, workers)
+    else:
+        raise SolverError(f"unknown executor {executor!r} (local, ray or dask)")
+
+
+def _map_ray(fn, tasks, workers: int):
+    """Ray: the cluster at RAY_ADDRESS when set, else a local Ray started here (``workers``
+    CPUs) and shut down afterwards; an already initialised Ray is used as it is."""
+    try:
+        import ray
+    except ImportError:
+        raise SolverError("executor 'ray' needs the ray package (pip install 'tanglekit[ray]')") from None
+    started = False
+    if not ray.is_initialized():
+        address = os.environ.get("RAY_ADDRESS") or None
+        kwargs = {} if address else {"num_cpus": max(1, workers), "include_dashboard": False}
+        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False, **kwargs)
+        started = True
+    try:
         remote = ray.remote(fn)
         pending = [remote.remote(t) for t in tasks]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             yield ray.get(done[0])
-    elif executor == "dask":
-        try:
-            from dask.distributed import Client, as_completed
-        except ImportError:
-            raise SolverError("executor 'dask' needs dask[distributed] (pip install 'dask[distributed]')") from None
-        client = Client()  # DASK_SCHEDULER_ADDRESS selects a cluster
-        futures = client.map(fn, tasks)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _map_dask(fn, tasks, workers: int):
+    """Dask: the scheduler at DASK_SCHEDULER_ADDRESS when set, else a LocalCluster of
+    ``workers`` single-threaded processes; the client (and cluster) made here are closed."""
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise SolverError("executor 'dask' needs dask[distributed] (pip install 'tanglekit[dask]')") from None
+    address = os.environ.get("DASK_SCHEDULER_ADDRESS") or None
+    cluster = None
+    if address:
+        client = Client(address)
+    else:
+        cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
+    try:
+        futures = client.map(fn, tasks, pure=False)
         for fut in as_completed(futures):
             yield fut.result()
-    else:
-        raise SolverError(f"unknown executor {executor!r} (local, ray or dask)")
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
 
 
 def census(
@@ -279,20 +334,26 @@ def census(
     options: TanglungOptions | None = None,
     card_set: CardSet | None = None,
     executor: str = "local",
-    chunk: int = CHUNK,
+    chunk: int | None = None,
     on_progress=None,
 ) -> dict:
     """Census of standard layouts (Roosters on cells 0 and 15; one per class under the 4
     symmetries keeping that diagonal): distributions of fewest moves and of optimal-tour counts
     (power-of-two bins). ``sample``: only that many random ranks (seeded). Resumable: finished
     chunks are stored in ``checkpoint`` (JSON) and skipped on the next run with the same setup.
-    ``on_progress(done_chunks, total_chunks)`` is called after each chunk.
+    ``on_progress(done_chunks, total_chunks)`` is called after each chunk. ``chunk``: ranks per
+    chunk (default CHUNK, or SAMPLE_CHUNK layouts with ``sample``). ``executor``: ``local``
+    (``workers`` processes), ``ray`` or ``dask`` (optional extras; see _map_ray, _map_dask).
     """
     options = options or TanglungOptions()
     card_set = card_set or default_card_set()
     if card_set.count("C") != 2:
         raise SolverError("the census covers standard layouts: the card set needs exactly 2 Roosters")
     total_ranks = count_standard_layouts(card_set)
+    if chunk is None:
+        chunk = SAMPLE_CHUNK if sample is not None else CHUNK
+    if chunk < 1:
+        raise SolverError("chunk must be at least 1")
     if sample is not None:
         rng = random.Random(seed)
         ranks = sorted({rng.randrange(total_ranks) for _ in range(sample)})
