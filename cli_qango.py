@@ -60,6 +60,8 @@ def solve_cmd(
     opening: Optional[str] = typer.Option(None, "--opening", help=OPENING_HELP),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds; past it the value is 'unknown'."),
     proof: Optional[Path] = typer.Option(None, "--proof", help="Write a proof tree (JSON) for a win or loss."),
+    method: str = typer.Option("auto", "--method", help="auto (iterative deepening, then df-pn when it runs long), id "
+                               "(exact plies) or pns (df-pn: value only, plies null)."),
     option: Optional[List[str]] = typer.Option(None, "--option", help="Rule option NAME=VALUE (board, opening, max_counters)."),
     json_out: bool = typer.Option(False, "--json", help="Print {value, best_move, plies, nodes} as JSON."),
 ) -> None:
@@ -83,8 +85,10 @@ def solve_cmd(
         pos = Position(b, pos.x, pos.o, allowed).validate()
     else:
         pos = Position(b, pos.x, pos.o, allowed).validate()
+    if method not in ("auto", "id", "pns"):
+        raise typer.BadParameter(f"unknown method {method!r} (auto, id or pns)", param_hint="--method")
     solver = QangoSolver(pos.board, pos.allowed_first)
-    res = solver.solve(pos, time_limit=time_limit)
+    res = solver.solve(pos, time_limit=time_limit, method=method)
     if proof is not None:
         if res.value in ("win", "loss"):
             import json

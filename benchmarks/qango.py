@@ -1,6 +1,6 @@
-"""QANGO benchmark: empty boards per opening rule (time, nodes), a fixed set of mid-game positions
-(positions per second) and near-end positions solved by the numba solver and by the plain-Python
-reference minimax in the same run.
+"""QANGO benchmark: empty boards per opening rule (time, nodes) by df-pn with threat search and by
+iterative deepening, a fixed set of mid-game positions (positions per second, both engines) and
+near-end positions solved by the numba solver and by the plain-Python reference minimax in the same run.
 
 Run: python -m tanglekit.benchmarks.qango [--quick] [--time-limit S]; prints a Markdown table.
 """
@@ -36,17 +36,23 @@ def main(argv: list[str] | None = None) -> None:
     rows = []
     b6 = load_board("6")
     QangoSolver(b6, None, tt_bits=12).solve(Position(b6))  # compile / load the kernels outside the timing
+    QangoSolver(b6, None, tt_bits=12).solve(Position(b6), method="pns")
 
-    variants = [("6", "standard"), ("6", "castle"), ("6", "tournament"), ("7plus", "standard")]
+    variants = [("6", "standard"), ("6", "castle"), ("6", "tournament"), ("7", "castle"), ("7plus", "standard"),
+                ("7plus", "edges")]
     if not args.quick:
-        variants += [("7plus", "edges"), ("7plus", "tournament")]
+        variants += [("7", "standard"), ("7", "professionals-1"), ("7", "professionals-2"), ("7plus", "tournament")]
     for bname, opening in variants:
         b = load_board(bname)
         pos = Position(b, 0, 0, b.opening_cells(opening))
-        s = QangoSolver(b, pos.allowed_first)
-        res = s.solve(pos, time_limit=limit)
-        extra = f"{res.value}" + (f" in {res.plies} plies" if res.plies else f" (decided to depth {res.depth_reached})")
-        rows.append(_row(f"empty {b.title}, {opening}", "numba solver", 1, res.seconds, res.nodes, extra))
+        for method, label in (("pns", "df-pn + threat search"), ("id", "iterative deepening")):
+            s = QangoSolver(b, pos.allowed_first, tt_bits=24 if method == "pns" else 22)
+            res = s.solve(pos, time_limit=limit, method=method)
+            if res.value == "unknown":
+                extra = "unknown" + (f" (decided to depth {res.depth_reached})" if method == "id" else "")
+            else:
+                extra = res.value + (f" in {res.plies} plies" if res.plies else "")
+            rows.append(_row(f"empty {b.title}, {opening}", label, 1, res.seconds, res.nodes, extra))
 
     rng = random.Random(args.seed)
     mids = [random_position(b6, rng, max_empty=28, min_counters=8, quiet=True) for _ in range(n_mid)]
@@ -56,8 +62,16 @@ def main(argv: list[str] | None = None) -> None:
         r = s.solve(p, time_limit=5.0)
         nodes += r.nodes
         vals[r.value] = vals.get(r.value, 0) + 1
-    rows.append(_row("QANGO 6 quiet mid-game positions (8+ counters)", "numba solver", n_mid, time.perf_counter() - t,
-                     nodes, ", ".join(f"{v} {k}" for k, v in sorted(vals.items()))))
+    rows.append(_row("QANGO 6 quiet mid-game positions (8+ counters)", "iterative deepening", n_mid,
+                     time.perf_counter() - t, nodes, ", ".join(f"{v} {k}" for k, v in sorted(vals.items()))))
+    s2 = QangoSolver(b6, None, tt_bits=20)
+    t, nodes, vals = time.perf_counter(), 0, {}
+    for p in mids:
+        r = s2.solve(p, time_limit=5.0, method="pns")
+        nodes += r.nodes
+        vals[r.value] = vals.get(r.value, 0) + 1
+    rows.append(_row("QANGO 6 quiet mid-game positions (8+ counters)", "df-pn + threat search", n_mid,
+                     time.perf_counter() - t, nodes, ", ".join(f"{v} {k}" for k, v in sorted(vals.items()))))
 
     ends = [random_position(b6, rng, max_empty=11, min_counters=25) for _ in range(n_end)]
     t, nodes = time.perf_counter(), 0

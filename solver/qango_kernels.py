@@ -19,16 +19,23 @@ from numba import njit, objmode
 
 NO_WIN = 127  # tt_w value meaning "no win proven yet"
 MAX_LEVELS = 160  # move-buffer rows (two per attacker ply)
-H1 = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
-H2 = -4417276706812531889  # 0xC2B2AE3D27D4EB4F as int64
+U1 = np.uint64(0x9E3779B97F4A7C15)
+U2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
 @njit(cache=True, inline="always")
 def popcount(x):
+    """Set bits of x (bit 63 ignored; boards use at most 49). No step can overflow: numba marks int64
+    arithmetic no-signed-wrap, so the usual multiply-by-0x0101... trick is undefined behaviour there
+    and LLVM miscompiles it inside vectorised loops."""
+    x = x & 0x7FFFFFFFFFFFFFFF
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return ((x * 0x0101010101010101) >> 56) & 0xFF
+    x = x + (x >> 8)
+    x = x + (x >> 16)
+    x = x + (x >> 32)
+    return x & 0x7F
 
 
 @njit(cache=True)
@@ -67,11 +74,12 @@ def has_pattern(me, pats):
 
 @njit(cache=True, inline="always")
 def _slot(me, opp, tmask):
-    h = (me * H1) ^ (opp * H2)
-    h ^= h >> 31
-    h *= H1
-    h ^= h >> 29
-    return h & tmask & ~np.int64(1)
+    """Even slot index for a key (unsigned arithmetic: int64 overflow is undefined under numba)."""
+    h = (np.uint64(me) * U1) ^ (np.uint64(opp) * U2)
+    h ^= h >> np.uint64(31)
+    h *= U1
+    h ^= h >> np.uint64(29)
+    return np.int64(h & np.uint64(tmask)) & ~np.int64(1)
 
 
 @njit(cache=True, inline="always")
@@ -310,3 +318,442 @@ def move_wins_within(me, opp, c, r, level, pats, cell_pats, board, first, limit,
                                sym_n, killer):
                 return False
     return True
+
+
+# --- df-pn ----------------------------------------------------------------------------------------
+# Depth-first proof-number search for "can the attacker force a win?" with no depth bound, so it
+# finds the long forced wins iterative deepening cannot reach. Each expanded node first runs the
+# exact bounded search ``wins_within`` as a tactical oracle: an attacker node proven there is a leaf,
+# and at a defender node a null move (the defender passes) proven there limits the defender's replies
+# to the cells of patterns either side can still complete within that bound (any other reply acts as
+# a pass; the argument used inside ``wins_within``). Forced blocks, immediate wins and double threats
+# are exact; keys are merged under the board symmetries while few counters are down; child thresholds
+# use the 1+epsilon trick; a two-way table keeps solved entries and entries holding more work.
+# (Kept in this module: numba's cache cannot link a recursive kernel called from another module.)
+
+INF = np.int64(1) << np.int64(40)
+MAXD = 64  # df-pn stack levels (plies from the root; a board has at most 49 cells)
+
+
+@njit(cache=True, inline="always")
+def _canon(a, b, n, sym_n, symtab):
+    ka, kb = a, b
+    if 0 < n <= sym_n:
+        for t in range(1, symtab.shape[0]):
+            ta = _transform(a, t, symtab)
+            tb = _transform(b, t, symtab)
+            if ta < ka or (ta == ka and tb < kb):
+                ka, kb = ta, tb
+    return ka, kb
+
+
+@njit(cache=True)
+def _lookup(ka, kb, pk_a, pk_b, p_pn, p_dn):
+    """(pn, dn) stored for key (ka, kb), or (-1, -1)."""
+    i = _slot(ka, kb, pk_a.shape[0] - 1)
+    for s in (i, i + 1):
+        if pk_a[s] == ka and pk_b[s] == kb:
+            return p_pn[s], p_dn[s]
+    return np.int64(-1), np.int64(-1)
+
+
+@njit(cache=True)
+def _store(ka, kb, pn, dn, work, pk_a, pk_b, p_pn, p_dn, p_w):
+    i = _slot(ka, kb, pk_a.shape[0] - 1)
+    for s in (i, i + 1):
+        if pk_a[s] == ka and pk_b[s] == kb:
+            p_pn[s] = pn
+            p_dn[s] = dn
+            if work > p_w[s]:
+                p_w[s] = work
+            return
+    # keep solved entries and entries holding more work
+    w0 = p_w[i] + (INF if (p_pn[i] == 0 or p_dn[i] == 0) and pk_a[i] != -1 else 0)
+    w1 = p_w[i + 1] + (INF if (p_pn[i + 1] == 0 or p_dn[i + 1] == 0) and pk_a[i + 1] != -1 else 0)
+    s = i if w0 <= w1 else i + 1
+    pk_a[s] = ka
+    pk_b[s] = kb
+    p_pn[s] = pn
+    p_dn[s] = dn
+    p_w[s] = work
+
+
+@njit(cache=True)
+def quick_status(att, dfd, atm, pats, board, limit):
+    """Exact status decided without search: 1 attacker wins, 2 attacker cannot win (defender wins
+    or draw), 0 open. ``atm``: the attacker is to move."""
+    occ = att | dfd
+    empty = board & ~occ
+    n = popcount(occ)
+    if n >= limit or empty == 0:
+        return 2
+    if atm:
+        if threats(att, dfd, pats) != 0:
+            return 1
+        ot = threats(dfd, att, pats)
+        if ot & (ot - 1):
+            return 2
+    else:
+        if threats(dfd, att, pats) != 0:
+            return 2
+        at = threats(att, dfd, pats)
+        if (at & (at - 1)) and n + 2 <= limit:
+            return 1
+    return 0
+
+
+@njit(cache=True)
+def _candidates(att, dfd, atm, R, oracle, pats, board, first, limit):
+    """Moves to search at an open node: (status, mask, ask). ask = 1 when the answer needs the
+    oracle (``oracle`` = -1 while not known yet): at an attacker node 1/0 for "the attacker wins
+    at once by threats", at a defender node the mask of replies that can matter (see
+    ``QangoSolver.prove``); status 1 when the oracle's answer already proves an attacker win."""
+    occ = att | dfd
+    empty = board & ~occ
+    n = popcount(occ)
+    if atm:
+        ot = threats(dfd, att, pats)
+        if ot != 0:
+            return 0, ot, 0
+        if n == 0:
+            return 0, empty & first, 0
+        if R >= 3:
+            if oracle < 0:
+                return 0, np.int64(0), 1
+            if oracle == 1:
+                return 1, np.int64(0), 0
+        return 0, empty, 0
+    at = threats(att, dfd, pats)
+    if at != 0:
+        return 0, at, 0
+    cand = empty
+    if n == 0:
+        cand = empty & first
+    if R >= 3 and n >= 1:
+        # null move: the oracle answers with the zone of replies that can matter (a win for the
+        # attacker after a pass refutes every reply outside it; the whole board when none is found)
+        if oracle < 0:
+            return 0, np.int64(0), 1
+        cand &= oracle
+        if cand == 0:
+            return 1, np.int64(0), 0
+    return 0, cand, 0
+
+
+@njit(cache=True)
+def _child_init(att, dfd, atm, pats, board, limit, ncells):
+    """Initial (pn, dn) of an unseen node: exact when decided at once, else mobility-based."""
+    st = quick_status(att, dfd, atm, pats, board, limit)
+    if st == 1:
+        return np.int64(0), INF
+    if st == 2:
+        return INF, np.int64(0)
+    # a node where the mover has a threat is forcing: cheaper for that side
+    if atm:
+        t = threats(att, dfd, pats)
+        return np.int64(1), np.int64(1 + (popcount(board & ~(att | dfd)) >> 3)) if t == 0 else np.int64(1)
+    t = threats(att, dfd, pats)
+    if t != 0:
+        return np.int64(1), np.int64(1)
+    return np.int64(1 + (popcount(board & ~(att | dfd)) >> 3)), np.int64(1)
+
+
+@njit(cache=True)
+def dfpn_start(att, dfd, atm, fr, io):
+    """Set up a df-pn run from one root with infinite thresholds (state for ``dfpn_run``)."""
+    fr[0, 0] = att
+    fr[0, 1] = dfd
+    fr[0, 2] = 1 if atm else 0
+    fr[0, 3] = INF
+    fr[0, 4] = INF
+    io[:] = 0  # mode 0 (enter), level 0
+
+
+@njit(cache=True)
+def dfpn_run(R, eps_num, budget, pats, cell_pats, board, first, limit, ncells, pk_a, pk_b, p_pn, p_dn, p_w,
+             cb, cpn, cdn, osc, fr, io, stats, sym_n, symtab, order):
+    """Run df-pn (explicit stack: frames in ``fr``, children in cb/cpn/cdn per level) until the root
+    is solved (returns 0; io[2], io[3] = root pn, dn: pn == 0 proven, dn == 0 disproven), the
+    oracle is needed (returns 1: the caller sets io[7] = wins_within(io[5], io[6], R) and calls
+    again) or ``budget`` expansions are spent (returns 2: call again). The recursive oracle is called
+    from Python because numba cannot cache a kernel linked to a recursive one.
+    io = [mode, level, rp, rd, attacker to move, oracle att, oracle dfd, oracle answer]; stats[3] counts expansions."""
+    # frame columns: 0 att, 1 dfd, 2 atm, 3 th_pn, 4 th_dn, 5 n children, 6 best, 7 work0, 8 ka, 9 kb
+    mode = io[0]  # 0 enter a node, 1 return (rp, rd) to the parent, 2 work on the children, 3 oracle answered
+    l = io[1]
+    rp = io[2]
+    rd = io[3]
+    while True:
+        if mode == 0 or mode == 3:
+            if mode == 0:
+                if stats[3] >= budget:
+                    io[0] = 0
+                    io[1] = l
+                    return 2
+                stats[3] += 1
+            oracle = io[7] if mode == 3 else -1
+            a = fr[l, 0]
+            d = fr[l, 1]
+            am = fr[l, 2] == 1
+            occ = a | d
+            n = popcount(occ)
+            ka, kb = _canon(a, d, n, sym_n, symtab)
+            fr[l, 7] = stats[3]
+            fr[l, 8] = ka
+            fr[l, 9] = kb
+            st = quick_status(a, d, am, pats, board, limit)
+            cand = np.int64(0)
+            if st == 0:
+                st2, cand, ask = _candidates(a, d, am, R, oracle, pats, board, first, limit)
+                if ask:
+                    io[0] = 3
+                    io[1] = l
+                    io[4] = 1 if am else 0
+                    io[5] = a
+                    io[6] = d
+                    return 1
+                if st2 == 1:
+                    st = 1
+            if st != 0:
+                rp = np.int64(0) if st == 1 else INF
+                rd = INF if st == 1 else np.int64(0)
+                _store(ka, kb, rp, rd, 1, pk_a, pk_b, p_pn, p_dn, p_w)
+                mode = 1
+                continue
+            k = 0
+            for c in range(ncells):
+                if (cand >> c) & 1:
+                    bit = np.int64(1) << c
+                    if am:
+                        a2, d2 = a | bit, d
+                    else:
+                        a2, d2 = a, d | bit
+                    ca, cbk = _canon(a2, d2, n + 1, sym_n, symtab)
+                    p, q = _lookup(ca, cbk, pk_a, pk_b, p_pn, p_dn)
+                    if p < 0:
+                        p, q = _child_init(a2, d2, not am, pats, board, limit, ncells)
+                    # insertion by heuristic (ties in pn/dn go to the better move)
+                    sc = 0
+                    if (order == 1) or (order == 2 and am) or (order == 3 and not am):
+                        mv = a if am else d
+                        ot2 = d if am else a
+                        sc = _cell_score(c, mv, ot2, pats, cell_pats)
+                        nt = popcount(threats(mv | bit, ot2, pats))
+                        sc += 4096 * (nt if nt < 3 else 3)
+                    j = k
+                    while j > 0 and osc[l, j - 1] < sc:
+                        cb[l, j] = cb[l, j - 1]
+                        cpn[l, j] = cpn[l, j - 1]
+                        cdn[l, j] = cdn[l, j - 1]
+                        osc[l, j] = osc[l, j - 1]
+                        j -= 1
+                    cb[l, j] = c
+                    cpn[l, j] = p
+                    cdn[l, j] = q
+                    osc[l, j] = sc
+                    k += 1
+            fr[l, 5] = k
+            mode = 2
+            continue
+        if mode == 1:
+            if l == 0:
+                io[0] = 1
+                io[1] = 0
+                io[2] = rp
+                io[3] = rd
+                return 0
+            l -= 1
+            cpn[l, fr[l, 6]] = rp
+            cdn[l, fr[l, 6]] = rd
+            mode = 2
+            continue
+        # mode 2: node values from the children, then stop or descend into the best child
+        am = fr[l, 2] == 1
+        k = fr[l, 5]
+        if am:
+            pn = INF
+            dn = np.int64(0)
+            for i in range(k):
+                if cpn[l, i] < pn:
+                    pn = cpn[l, i]
+                dn += cdn[l, i]
+            if dn > INF:
+                dn = INF
+        else:
+            pn = np.int64(0)
+            dn = INF
+            for i in range(k):
+                if cdn[l, i] < dn:
+                    dn = cdn[l, i]
+                pn += cpn[l, i]
+            if pn > INF:
+                pn = INF
+        if pn >= fr[l, 3] or dn >= fr[l, 4]:
+            _store(fr[l, 8], fr[l, 9], pn, dn, stats[3] - fr[l, 7] + 1, pk_a, pk_b, p_pn, p_dn, p_w)
+            rp = pn
+            rd = dn
+            mode = 1
+            continue
+        best = 0
+        v1 = INF + 1
+        v2 = INF + 1
+        for i in range(k):
+            v = cpn[l, i] if am else cdn[l, i]
+            if v < v1:
+                v2 = v1
+                v1 = v
+                best = i
+            elif v < v2:
+                v2 = v
+        if v2 > INF:
+            v2 = INF
+        t2 = v2 + ((v2 * eps_num) >> 4) + 1
+        if t2 > INF:
+            t2 = INF
+        bit = np.int64(1) << cb[l, best]
+        if am:
+            tp = fr[l, 3] if fr[l, 3] < t2 else t2
+            td = fr[l, 4] - dn + cdn[l, best]
+            a2, d2 = fr[l, 0] | bit, fr[l, 1]
+        else:
+            td = fr[l, 4] if fr[l, 4] < t2 else t2
+            tp = fr[l, 3] - pn + cpn[l, best]
+            a2, d2 = fr[l, 0], fr[l, 1] | bit
+        if td > INF:
+            td = INF
+        if tp > INF:
+            tp = INF
+        fr[l, 6] = best
+        l += 1
+        fr[l, 0] = a2
+        fr[l, 1] = d2
+        fr[l, 2] = 0 if am else 1
+        fr[l, 3] = tp
+        fr[l, 4] = td
+        mode = 0
+
+
+@njit(cache=True)
+def node_value(att, dfd, pk_a, pk_b, p_pn, p_dn, sym_n, symtab):
+    """(pn, dn) stored for a position, or (-1, -1)."""
+    n = popcount(att | dfd)
+    ka, kb = _canon(att, dfd, n, sym_n, symtab)
+    return _lookup(ka, kb, pk_a, pk_b, p_pn, p_dn)
+
+
+@njit(cache=True)
+def vcf(me, opp, pats, board, limit, ncells, vt_a, vt_b, stats):
+    """True when the mover wins by continuous threats: every own move makes a threat the opponent
+    must block at once (the opponent has no threat of its own to complete first), ending in a
+    completed pattern or a double threat. Any depth; failures are cached in (vt_a, vt_b);
+    stats[0] counts nodes, and a node limit in stats[1] makes it give up (answer False)."""
+    stats[0] += 1
+    if stats[1] > 0 and stats[0] > stats[1]:
+        return False
+    occ = me | opp
+    n = popcount(occ)
+    empty = board & ~occ
+    if n >= limit or empty == 0:
+        return False
+    if threats(me, opp, pats) != 0:
+        return True
+    ot = threats(opp, me, pats)
+    if ot & (ot - 1):
+        return False
+    if n + 3 > limit:
+        return False
+    i = _slot(me, opp, vt_a.shape[0] - 1)
+    if (vt_a[i] == me and vt_b[i] == opp) or (vt_a[i + 1] == me and vt_b[i + 1] == opp):
+        return False
+    cand = ot if ot != 0 else empty
+    for c in range(ncells):
+        if (cand >> c) & 1:
+            bit = np.int64(1) << c
+            me2 = me | bit
+            t = threats(me2, opp, pats) & ~bit
+            if t == 0:
+                continue
+            if t & (t - 1):
+                return True  # double threat: the opponent has no threat to complete (checked above)
+            # single threat at y: the opponent must block it (its own threats were blocked)
+            if vcf(me2, opp | t, pats, board, limit, ncells, vt_a, vt_b, stats):
+                return True
+    if stats[1] > 0 and stats[0] > stats[1]:
+        return False  # out of nodes: not a proven failure, so not cached
+    s = i if vt_a[i] == -1 or (vt_a[i + 1] != -1 and (me & 1)) else i + 1
+    vt_a[s] = me
+    vt_b[s] = opp
+    return False
+
+
+@njit(cache=True)
+def vcf_line(me, opp, pats, board, limit, ncells, line, d, stats):
+    """Like ``vcf`` (no failure cache) but records the winning line: line[2i] = own move,
+    line[2i + 1] = the forced block (-1 after the final double threat or completion); returns the
+    number of own moves (0: no continuous-threat win within the node limit in stats)."""
+    stats[0] += 1
+    if stats[1] > 0 and stats[0] > stats[1]:
+        return 0
+    occ = me | opp
+    n = popcount(occ)
+    empty = board & ~occ
+    if n >= limit or empty == 0 or 2 * d + 1 >= line.shape[0]:
+        return 0
+    t0 = threats(me, opp, pats)
+    if t0 != 0:
+        line[2 * d] = 63 - _clz_free(t0 & -t0)
+        line[2 * d + 1] = -1
+        return d + 1
+    ot = threats(opp, me, pats)
+    if ot & (ot - 1) or n + 3 > limit:
+        return 0
+    cand = ot if ot != 0 else empty
+    for c in range(ncells):
+        if (cand >> c) & 1:
+            bit = np.int64(1) << c
+            me2 = me | bit
+            t = threats(me2, opp, pats)
+            if t == 0:
+                continue
+            line[2 * d] = c
+            if t & (t - 1):
+                line[2 * d + 1] = -1
+                return d + 1
+            line[2 * d + 1] = 63 - _clz_free(t)
+            k = vcf_line(me2, opp | t, pats, board, limit, ncells, line, d + 1, stats)
+            if k > 0:
+                return k
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _clz_free(x):
+    """63 - index of the single set bit of x (x a power of two)."""
+    i = 0
+    while (x >> i) != 1:
+        i += 1
+    return 63 - i
+
+
+@njit(cache=True)
+def vcf_zone(att, dfd, line, k, pats):
+    """Cells where an extra defender counter could break the continuous-threat line ``line`` (k own
+    moves) of the attacker: every pattern free of defender counters through an attacker move of
+    the line (its threats and wins), and every pattern free of attacker counters that the defender
+    could complete or threaten with one more counter besides its line blocks. A defender move
+    outside this zone leaves the whole line forced and winning."""
+    a_moves = np.int64(0)
+    blocks = np.int64(0)
+    for i in range(k):
+        a_moves |= np.int64(1) << line[2 * i]
+        if line[2 * i + 1] >= 0:
+            blocks |= np.int64(1) << line[2 * i + 1]
+    d_all = dfd | blocks
+    z = a_moves | blocks
+    for i in range(pats.shape[0]):
+        p = pats[i]
+        if p & dfd == 0 and p & a_moves != 0:
+            z |= p
+        if p & att == 0 and popcount(p & ~d_all) <= 2:
+            z |= p
+    return z

@@ -35,6 +35,9 @@ class SolveResult:
         return {"value": self.value, "best_move": bm, "plies": self.plies, "nodes": int(self.nodes)}
 
 
+AUTO_ID_NODES = 20_000_000  # iterative-deepening budget of method "auto" before df-pn takes over
+
+
 class QangoSolver:
     """Holds the kernel arrays (patterns, transposition table) for one board and opening."""
 
@@ -63,12 +66,15 @@ class QangoSolver:
         self.tt_m = np.full(size, -1, dtype=np.int8)
         self.mbuf = np.zeros((K.MAX_LEVELS, 64), dtype=np.int32)
         self.sbuf = np.zeros((K.MAX_LEVELS, 64), dtype=np.int64)
-        self.stats = np.zeros(3, dtype=np.int64)
+        self.stats = np.zeros(4, dtype=np.int64)  # nodes, node limit, aborted, df-pn nodes
         self.deadline = float("inf")
         self.killer = np.full(K.MAX_LEVELS, -1, dtype=np.int32)
         perms = board.symmetries if use_symmetry else board.symmetries[:1]
         self.symtab, self.perm, self.inv = K.symmetry_tables(perms, board.n_cells)
         self.sym_n = sym_counters
+        self._pns = None  # df-pn table, allocated on first use
+        self._vcf = None  # continuous-threat failure cache
+        self._line = None  # continuous-threat line buffer
 
     # --- kernel calls --------------------------------------------------------------------------
     def _check(self):
@@ -119,9 +125,27 @@ class QangoSolver:
 
     # --- solving -------------------------------------------------------------------------------
     def solve(self, pos: Position, time_limit: float | None = None, max_plies: int | None = None,
-              node_limit: int | None = None) -> SolveResult:
+              node_limit: int | None = None, method: str = "id") -> SolveResult:
         """Exact value of ``pos`` for the side to move: ``unknown`` if the time or node limit hits first
-        or no result is found within ``max_plies``."""
+        or no result is found within ``max_plies``. ``method``: ``id`` iterative deepening (exact
+        plies), ``pns`` df-pn (value only, plies None), ``auto`` iterative deepening for up to
+        AUTO_ID_NODES nodes, then df-pn for the rest of the time."""
+        if method not in ("id", "pns", "auto"):
+            raise SolverError(f"unknown method {method!r} (id, pns or auto)")
+        if method == "pns":
+            return self.solve_pns(pos, time_limit, node_limit)
+        if method == "auto":
+            t0 = time.perf_counter()
+            res = self.solve(pos, time_limit, max_plies, AUTO_ID_NODES if node_limit is None else
+                             min(node_limit, AUTO_ID_NODES), "id")
+            if res.value != "unknown" or (time_limit is not None and time.perf_counter() - t0 >= time_limit):
+                return res
+            left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
+            out = self.solve_pns(pos, left, node_limit)
+            out.nodes += res.nodes
+            out.seconds = time.perf_counter() - t0
+            out.depth_reached = res.depth_reached
+            return out
         t0 = time.perf_counter()
         self.stats[:] = 0
         self.stats[1] = node_limit or 0
@@ -177,6 +201,153 @@ class QangoSolver:
                 return c
         raise SolverError("internal error: a proven draw has no drawing move")
 
+    # --- df-pn ---------------------------------------------------------------------------------
+    def _pns_tables(self, bits: int | None):
+        if bits is None:  # keep the current table (a proof is read from the search that built it)
+            bits = 23 if self._pns is None else self._pns[0].shape[0].bit_length() - 1
+        if self._pns is None or self._pns[0].shape[0] != 1 << bits:
+            size = 1 << bits  # two-way buckets: slots i and i + 1 (i even)
+            self._pns = (np.full(size, -1, dtype=np.int64), np.full(size, -1, dtype=np.int64),
+                         np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64),
+                         np.zeros(size, dtype=np.int64),
+                         np.zeros((64, 64), dtype=np.int32), np.zeros((64, 64), dtype=np.int64),
+                         np.zeros((64, 64), dtype=np.int64), np.zeros((64, 64), dtype=np.int64),
+                         np.zeros((64, 10), dtype=np.int64))
+        return self._pns
+
+    def prove(self, att: int, dfd: int, attacker_to_move: bool, oracle_plies: int = 3, pns_bits: int = 23,
+              eps16: int = 4, order: int = 2, vcf_nodes: int = 20_000) -> bool:
+        """df-pn: True when the attacker can force a win (no depth bound), False when it cannot
+        (the defender wins or draws); raises _Timeout past the deadline or node limit.
+        ``oracle_plies``: bound of the exact tactical search run at every expanded node."""
+        P = self.K
+
+        pk_a, pk_b, p_pn, p_dn, p_w, cb, cpn, cdn, osc, fr = self._pns_tables(pns_bits)
+        io = np.zeros(8, dtype=np.int64)
+        P.dfpn_start(np.int64(att), np.int64(dfd), attacker_to_move, fr, io)
+        while True:
+            code = P.dfpn_run(oracle_plies, eps16, int(self.stats[3]) + 20_000, self.pats, self.cell_pats, self.mask,
+                              self.first, self.limit, self.ncells, pk_a, pk_b, p_pn, p_dn, p_w, cb, cpn, cdn, osc,
+                              fr, io, self.stats, self.sym_n, self.symtab, order)
+            if code == 0:
+                pn, dn = int(io[2]), int(io[3])
+                if pn == 0:
+                    return True
+                if dn == 0:
+                    return False
+                raise SolverError("internal error: df-pn stopped with an open root")
+            if code == 1:  # the tactical oracles, called from Python (see dfpn_run)
+                a, d = int(io[5]), int(io[6])
+                if io[4]:  # attacker to move: a win by continuous threats or within the bound
+                    io[7] = 1 if (vcf_nodes and self.vcf(a, d, vcf_nodes)) or self.wins(a, d, oracle_plies) else 0
+                else:
+                    io[7] = self._null_move_zone(a, d, oracle_plies, vcf_nodes)
+            elif time.perf_counter() > self.deadline or (self.stats[1] and self.stats[0] > self.stats[1]):
+                raise _Timeout()
+
+    def _null_move_zone(self, att: int, dfd: int, plies: int, vcf_nodes: int) -> int:
+        """Defender to move: the cells where its reply can matter. If the attacker wins within
+        ``plies`` after a pass, replies outside the patterns either side can complete in that time
+        act as a pass; if it wins by continuous threats after a pass, replies outside that line's
+        zone (``vcf_zone``) leave the line winning. Otherwise every empty cell."""
+        K = self.K
+        occ = att | dfd
+        empty = self.board.mask & ~occ
+        n = popcount(occ)
+        if n + plies + 1 <= self.limit and self.wins(att, dfd, plies):
+            k = (plies + 1) // 2
+            return int(K.live_cells(np.int64(att), np.int64(dfd), np.int64(empty), k, self.pats)
+                       | K.live_cells(np.int64(dfd), np.int64(att), np.int64(empty), k, self.pats))
+        if vcf_nodes:
+            if self._line is None:
+                self._line = (np.zeros(128, dtype=np.int64), np.zeros(2, dtype=np.int64))
+            line, vs = self._line
+            vs[0] = 0
+            vs[1] = vcf_nodes
+            k = int(K.vcf_line(np.int64(att), np.int64(dfd), self.pats, self.mask, self.limit, self.ncells, line, 0, vs))
+            self.stats[0] += vs[0]
+            if k and n + 2 * k + 3 <= self.limit:
+                return int(K.vcf_zone(np.int64(att), np.int64(dfd), line, k, self.pats)) & empty
+        return empty
+
+    def _vcf_first_move(self, me: int, opp: int, max_nodes: int) -> int:
+        """First move of a continuous-threat win of the mover, or -1."""
+        if self._line is None:
+            self._line = (np.zeros(128, dtype=np.int64), np.zeros(2, dtype=np.int64))
+        line, vs = self._line
+        vs[0] = 0
+        vs[1] = max_nodes
+        k = int(self.K.vcf_line(np.int64(me), np.int64(opp), self.pats, self.mask, self.limit, self.ncells, line, 0, vs))
+        return int(line[0]) if k else -1
+
+    def vcf(self, me: int, opp: int, max_nodes: int = 20_000) -> bool:
+        """Mover wins by continuous threats (any depth; False also when ``max_nodes`` runs out)."""
+        if self._vcf is None:
+            self._vcf = (np.full(1 << 20, -1, dtype=np.int64), np.full(1 << 20, -1, dtype=np.int64),
+                         np.zeros(2, dtype=np.int64))
+        va, vb, vs = self._vcf
+        vs[0] = 0
+        vs[1] = max_nodes
+        ok = self.K.vcf(np.int64(me), np.int64(opp), self.pats, self.mask, self.limit, self.ncells, va, vb, vs)
+        self.stats[0] += vs[0]
+        return bool(ok) and vs[0] <= max_nodes
+
+    def pns_status(self, att: int, dfd: int) -> int:
+        """1 proven, 2 disproven, 0 unknown, from the df-pn table."""
+        P = self.K
+
+        if self._pns is None:
+            return 0
+        pk_a, pk_b, p_pn, p_dn = self._pns[:4]
+        pn, dn = P.node_value(np.int64(att), np.int64(dfd), pk_a, pk_b, p_pn, p_dn, self.sym_n, self.symtab)
+        return 1 if pn == 0 else 2 if dn == 0 else 0
+
+    def solve_pns(self, pos: Position, time_limit: float | None = None, node_limit: int | None = None,
+                  oracle_plies: int = 3, pns_bits: int = 23, **kw) -> SolveResult:
+        """Exact value by df-pn: first "can the mover force a win?", then (if not) "can the
+        opponent?"; neither means a draw. ``plies`` is left None (df-pn does not minimise length)."""
+        t0 = time.perf_counter()
+        self.stats[:] = 0
+        self.stats[1] = node_limit or 0
+        self.deadline = t0 + time_limit if time_limit else float("inf")
+        b = self.board
+        me, opp = pos.sides()
+        if any(p & opp == p for p in b.pattern_masks):
+            return SolveResult("loss", None, 0, 0, time.perf_counter() - t0, b)
+        n = popcount(me | opp)
+        if min(b.limit - n, popcount(b.mask & ~(me | opp))) <= 0:
+            return SolveResult("draw", None, 0, 0, time.perf_counter() - t0, b)
+        try:
+            if self.prove(me, opp, True, oracle_plies, pns_bits, **kw):
+                return self._pns_result("win", self._pns_win_move(me, opp, oracle_plies, pns_bits, **kw), t0)
+            if self.prove(opp, me, False, oracle_plies, pns_bits, **kw):
+                return self._pns_result("loss", None, t0)
+            return self._pns_result("draw", None, t0)
+        except _Timeout:
+            return self._pns_result("unknown", None, t0)
+
+    def _pns_result(self, value, move, t0) -> SolveResult:
+        res = SolveResult(value, move, None, int(self.stats[0] + self.stats[3]), time.perf_counter() - t0, self.board)
+        return res
+
+    def _pns_win_move(self, me, opp, oracle_plies, pns_bits, **kw) -> int:
+        moves = self.moves(me, opp)
+        w = int(self.K.threats(np.int64(me), np.int64(opp), self.pats))
+        if w:
+            return (w & -w).bit_length() - 1
+        t = int(self.K.threats(np.int64(opp), np.int64(me), self.pats))
+        if t:
+            moves = [c for c in moves if t >> c & 1]
+        for c in moves:  # the table usually still holds the proven child
+            if self.pns_status(me | 1 << c, opp) == 1:
+                return c
+        for c in moves:
+            if any(p & (me | 1 << c) == p for p in self.board.pattern_masks):
+                return c
+            if self.prove(me | 1 << c, opp, False, oracle_plies, pns_bits, **kw):
+                return c
+        raise SolverError("internal error: a proven win has no winning move")
+
     # --- proofs --------------------------------------------------------------------------------
     def proof_tree(self, me: int, opp: int, r: int, max_nodes: int = 2_000_000):
         """Attacker node for a proven win within r: ``[move]`` if it wins at once, else
@@ -206,6 +377,62 @@ class QangoSolver:
         tree = attack(me, opp, r)
         return tree, counter[0]
 
+    def pns_proof_tree(self, me: int, opp: int, max_nodes: int = 2_000_000, oracle_plies: int = 3,
+                       pns_bits: int | None = None, **kw):
+        """Proof tree (format of ``proof_tree``) for a win of the mover proven by df-pn, built from
+        the continuous-threat search, the bounded search and the df-pn table (re-proving any
+        subtree the table lost). Returns (tree, nodes, depth in plies)."""
+        counter = [0]
+        pats = self.board.pattern_masks
+        K = self.K
+        vcf_nodes = kw.get("vcf_nodes", 20_000)
+
+        def thr(a, b):
+            return int(K.threats(np.int64(a), np.int64(b), self.pats))
+
+        def attack(me, opp):
+            counter[0] += 1
+            if counter[0] > max_nodes:
+                raise SolverError(f"proof larger than {max_nodes} nodes")
+            t = thr(me, opp)
+            if t:
+                return [(t & -t).bit_length() - 1], 1
+            ot = thr(opp, me)
+            moves = [c for c in self.moves(me, opp) if not ot or ot >> c & 1]
+            for r in range(3, oracle_plies + 1, 2):  # the bounded search, shortest bound first
+                if self.wins(me, opp, r):
+                    sub, _ = self.proof_tree(me, opp, r, max_nodes)
+                    return sub, _tree_depth(sub)
+            c = self._vcf_first_move(me, opp, vcf_nodes)  # continuous threats
+            if c >= 0:
+                return after(me, opp, c)
+            for c in moves:  # the df-pn table
+                if self.pns_status(me | 1 << c, opp) == 1:
+                    return after(me, opp, c)
+            for c in moves:
+                if not any(p & (me | 1 << c) == p for p in pats) and self.prove(
+                        me | 1 << c, opp, False, oracle_plies, pns_bits, **kw):
+                    return after(me, opp, c)
+            raise SolverError(f"internal error: proof extraction lost the win at me={me} opp={opp}")
+
+        def after(me, opp, c):
+            me2 = me | 1 << c
+            if any(p & me2 == p for p in pats):
+                return [c], 1
+            out, depth = [], 0
+            empty = self.board.mask & ~(me2 | opp)
+            for y in range(self.ncells):
+                if empty >> y & 1:
+                    sub, d = attack(me2, opp | 1 << y)
+                    out.append([y, sub])
+                    depth = max(depth, d)
+            return [c, out], depth + 2
+
+        self.deadline = float("inf")
+        self.stats[1] = 0
+        tree, depth = attack(me, opp)
+        return tree, counter[0], depth
+
     def _proof_order(self, me, opp):
         ms = self.moves(me, opp)
         t = int(self.K.threats(np.int64(opp), np.int64(me), self.pats))
@@ -216,6 +443,13 @@ class QangoSolver:
 
 class _Timeout(Exception):
     pass
+
+
+def _tree_depth(node) -> int:
+    """Plies of the longest line in an attacker node of a proof tree."""
+    if len(node) == 1:
+        return 1
+    return 2 + max((_tree_depth(sub) for _, sub in node[1]), default=0)
 
 
 def solve_position(pos: Position, time_limit: float | None = None, tt_bits: int = 22) -> SolveResult:
@@ -259,18 +493,26 @@ def make_proof(pos: Position, result: SolveResult | None = None, solver: QangoSo
     }
     solver.deadline = float("inf")
     solver.stats[:] = 0
-    if result.value == "win":
+    if result.value == "win" and result.plies is None:  # df-pn: the tree's longest line is the bound
+        doc["tree"], doc["nodes"], doc["plies"] = solver.pns_proof_tree(me, opp, max_nodes)
+    elif result.value == "win":
         doc["tree"], doc["nodes"] = solver.proof_tree(me, opp, result.plies, max_nodes)
     elif result.value == "loss":
         if result.plies == 0:
             doc["tree"], doc["nodes"] = [], 0
         else:
-            replies, total = [], 0
+            replies, total, depth = [], 0, 0
             for c in solver.moves(me, opp):
-                sub, k = solver.proof_tree(opp, me | 1 << c, result.plies - 1, max_nodes)
+                if result.plies is None:
+                    sub, k, d = solver.pns_proof_tree(opp, me | 1 << c, max_nodes)
+                    depth = max(depth, d + 1)
+                else:
+                    sub, k = solver.proof_tree(opp, me | 1 << c, result.plies - 1, max_nodes)
                 replies.append([c, sub])
                 total += k
             doc["tree"], doc["nodes"] = replies, total
+            if result.plies is None:
+                doc["plies"] = depth
     else:
         raise SolverError(f"only won or lost positions have proofs (this one is {result.value})")
     return doc
