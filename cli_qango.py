@@ -93,8 +93,20 @@ def solve_cmd(
         if res.value in ("win", "loss"):
             import json
 
-            doc = make_proof(pos, res, solver)
-            write_text(proof, json.dumps(doc, separators=(",", ":")), "proof")
+            doc = make_proof(pos, res, solver, max_nodes=20_000_000)
+            text = json.dumps(doc, separators=(",", ":"))
+            if proof.suffix == ".gz":
+                import gzip
+
+                try:
+                    with gzip.open(proof, "wt", encoding="utf-8") as fh:
+                        fh.write(text)
+                except OSError as e:
+                    from .errors import FormatError
+
+                    raise FormatError(f"cannot write proof {proof}: {e.strerror or e}") from None
+            else:
+                write_text(proof, text, "proof")
         else:
             typer.echo(f"no proof written: the value is {res.value}", err=True)
     if json_out:

@@ -227,3 +227,43 @@ def test_cli_puzzle_board_show(tmp_path):
     assert pl.returncode == 0, pl.stderr
     log = json.loads(pl.stdout.strip().splitlines()[-1])
     assert log["outcome"] in ("X", "O", "draw") and log["moves"]
+
+
+def _stored_proof(name):
+    from importlib import resources
+
+    path = resources.files("tanglekit.games.qango").joinpath("data", "proofs", name)
+    with resources.as_file(path) as p:
+        return verify_proof(p)
+
+
+def test_stored_dfpn_proof_qango6_castle_verifies():
+    """The df-pn proof (gzip) for the empty QANGO 6 board under the castle opening."""
+    rep = _stored_proof("qango6-castle.json.gz")
+    assert rep["ok"], rep["error"]
+    assert rep["claim"] == "win" and rep["plies"] >= 19  # 19 plies is the shortest win (iterative deepening)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["qango7plus-edges.json.gz", "qango7-professionals-1.json.gz"])
+def test_stored_dfpn_proofs_verify(name):
+    rep = _stored_proof(name)
+    assert rep["ok"], rep["error"]
+    assert rep["claim"] == "win"
+
+
+def test_gzip_proof_file_round_trip(tmp_path):
+    import gzip
+
+    from importlib import resources
+
+    src = resources.files("tanglekit.games.qango").joinpath("data", "proofs", "qango6-standard.json")
+    doc = json.loads(src.read_text())
+    gz = tmp_path / "p.json.gz"
+    with gzip.open(gz, "wt", encoding="utf-8") as fh:
+        json.dump(doc, fh)
+    assert verify_proof(gz)["ok"]
+    bad = tmp_path / "bad.json.gz"
+    bad.write_bytes(b"not gzip")
+    with pytest.raises(FormatError):
+        verify_proof(bad)

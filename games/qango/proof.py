@@ -1,6 +1,6 @@
 """QANGO proof trees: the file format and an independent checker built only on the rules code.
 
-A proof document (JSON) holds the board, the opening cells, the position, a claim for the side to
+A proof document (JSON, optionally gzip-compressed as ``.json.gz``) holds the board, the opening cells, the position, a claim for the side to
 move ("win" or "loss"), ``plies`` (the claimed bound) and a tree:
 - attacker node: ``[move]`` when the move completes a pattern, else ``[move, [[reply, node], ...]]``
   listing every legal reply of the defender;
@@ -27,9 +27,17 @@ def load_proof(source) -> dict:
         return source
     path = Path(source)
     try:
-        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".gz":  # large proofs ship gzip-compressed
+            import gzip
+
+            with gzip.open(path, "rt", encoding="utf-8") as fh:
+                text = fh.read()
+        else:
+            text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise FormatError(f"proof file {path} not found") from None
+    except (OSError, EOFError) as e:
+        raise FormatError(f"proof file {path}: cannot read ({e})") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
