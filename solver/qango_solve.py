@@ -409,6 +409,13 @@ class QangoSolver:
             for c in moves:  # the df-pn table
                 if self.pns_status(me | 1 << c, opp) == 1:
                     return after(me, opp, c)
+            # the table lost this subtree: re-prove the node itself (df-pn goes for the most
+            # promising move, where re-proving each child in turn could first have to disprove
+            # losing moves), then read the proven child from the table
+            if self.prove(me, opp, True, oracle_plies, pns_bits, **kw):
+                for c in moves:
+                    if self.pns_status(me | 1 << c, opp) == 1:
+                        return after(me, opp, c)
             for c in moves:
                 if not any(p & (me | 1 << c) == p for p in pats) and self.prove(
                         me | 1 << c, opp, False, oracle_plies, pns_bits, **kw):

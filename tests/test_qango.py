@@ -245,7 +245,8 @@ def test_stored_dfpn_proof_qango6_castle_verifies():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["qango7plus-edges.json.gz", "qango7-professionals-1.json.gz"])
+@pytest.mark.parametrize("name", ["qango7plus-edges.json.gz", "qango7-professionals-1.json.gz",
+                                  "qango7-professionals-2.json.gz"])
 def test_stored_dfpn_proofs_verify(name):
     rep = _stored_proof(name)
     assert rep["ok"], rep["error"]
