@@ -441,7 +441,7 @@ def _candidates(att, dfd, atm, R, oracle, pats, board, first, limit):
 
 
 @njit(cache=True)
-def _child_init(att, dfd, atm, pats, board, limit, ncells):
+def _child_init(att, dfd, atm, pats, board, limit):
     """Initial (pn, dn) of an unseen node: exact when decided at once, else mobility-based."""
     st = quick_status(att, dfd, atm, pats, board, limit)
     if st == 1:
@@ -531,7 +531,7 @@ def dfpn_run(R, eps_num, budget, pats, cell_pats, board, first, limit, ncells, p
                     ca, cbk = _canon(a2, d2, n + 1, sym_n, symtab)
                     p, q = _lookup(ca, cbk, pk_a, pk_b, p_pn, p_dn)
                     if p < 0:
-                        p, q = _child_init(a2, d2, not am, pats, board, limit, ncells)
+                        p, q = _child_init(a2, d2, not am, pats, board, limit)
                     # insertion by heuristic (ties in pn/dn go to the better move)
                     sc = 0
                     if (order == 1) or (order == 2 and am) or (order == 3 and not am):
@@ -701,7 +701,7 @@ def vcf_line(me, opp, pats, board, limit, ncells, line, d, stats):
         return 0
     t0 = threats(me, opp, pats)
     if t0 != 0:
-        line[2 * d] = 63 - _clz_free(t0 & -t0)
+        line[2 * d] = _bit_index(t0 & -t0)
         line[2 * d + 1] = -1
         return d + 1
     ot = threats(opp, me, pats)
@@ -719,7 +719,7 @@ def vcf_line(me, opp, pats, board, limit, ncells, line, d, stats):
             if t & (t - 1):
                 line[2 * d + 1] = -1
                 return d + 1
-            line[2 * d + 1] = 63 - _clz_free(t)
+            line[2 * d + 1] = _bit_index(t)
             k = vcf_line(me2, opp | t, pats, board, limit, ncells, line, d + 1, stats)
             if k > 0:
                 return k
@@ -727,12 +727,12 @@ def vcf_line(me, opp, pats, board, limit, ncells, line, d, stats):
 
 
 @njit(cache=True, inline="always")
-def _clz_free(x):
-    """63 - index of the single set bit of x (x a power of two)."""
+def _bit_index(x):
+    """Index of the single set bit of x (x a power of two)."""
     i = 0
     while (x >> i) != 1:
         i += 1
-    return 63 - i
+    return i
 
 
 @njit(cache=True)

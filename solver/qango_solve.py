@@ -146,18 +146,9 @@ class QangoSolver:
             out.seconds = time.perf_counter() - t0
             out.depth_reached = res.depth_reached
             return out
-        t0 = time.perf_counter()
-        self.stats[:] = 0
-        self.stats[1] = node_limit or 0
-        self.deadline = t0 + time_limit if time_limit else float("inf")
-        b = self.board
-        me, opp = pos.sides()
-        if any(p & opp == p for p in b.pattern_masks):
-            return SolveResult("loss", None, 0, 0, time.perf_counter() - t0, b)
-        n = popcount(me | opp)
-        remaining = min(b.limit - n, popcount(b.mask & ~(me | opp)))
-        if remaining <= 0:
-            return SolveResult("draw", None, 0, 0, time.perf_counter() - t0, b)
+        t0, me, opp, remaining, over = self._begin(pos, time_limit, node_limit)
+        if over is not None:
+            return over
         horizon = remaining if max_plies is None else min(remaining, max_plies)
         done = 0
         try:
@@ -177,6 +168,22 @@ class QangoSolver:
             res.depth_reached = done
             return res
         return self._result("draw", self._draw_move(me, opp, remaining), remaining, t0)
+
+    def _begin(self, pos: Position, time_limit, node_limit):
+        """Reset counters and deadline for one solve; (t0, me, opp, plies left, result if the
+        game is already over, else None)."""
+        t0 = time.perf_counter()
+        self.stats[:] = 0
+        self.stats[1] = node_limit or 0
+        self.deadline = t0 + time_limit if time_limit else float("inf")
+        b = self.board
+        me, opp = pos.sides()
+        if any(p & opp == p for p in b.pattern_masks):
+            return t0, me, opp, 0, SolveResult("loss", None, 0, 0, time.perf_counter() - t0, b)
+        remaining = min(b.limit - popcount(me | opp), popcount(b.mask & ~(me | opp)))
+        if remaining <= 0:
+            return t0, me, opp, 0, SolveResult("draw", None, 0, 0, time.perf_counter() - t0, b)
+        return t0, me, opp, remaining, None
 
     def _result(self, value, move, plies, t0) -> SolveResult:
         return SolveResult(value, move, plies, int(self.stats[0]), time.perf_counter() - t0, self.board)
@@ -306,17 +313,9 @@ class QangoSolver:
                   oracle_plies: int = 3, pns_bits: int = 23, **kw) -> SolveResult:
         """Exact value by df-pn: first "can the mover force a win?", then (if not) "can the
         opponent?"; neither means a draw. ``plies`` is left None (df-pn does not minimise length)."""
-        t0 = time.perf_counter()
-        self.stats[:] = 0
-        self.stats[1] = node_limit or 0
-        self.deadline = t0 + time_limit if time_limit else float("inf")
-        b = self.board
-        me, opp = pos.sides()
-        if any(p & opp == p for p in b.pattern_masks):
-            return SolveResult("loss", None, 0, 0, time.perf_counter() - t0, b)
-        n = popcount(me | opp)
-        if min(b.limit - n, popcount(b.mask & ~(me | opp))) <= 0:
-            return SolveResult("draw", None, 0, 0, time.perf_counter() - t0, b)
+        t0, me, opp, _, over = self._begin(pos, time_limit, node_limit)
+        if over is not None:
+            return over
         try:
             if self.prove(me, opp, True, oracle_plies, pns_bits, **kw):
                 return self._pns_result("win", self._pns_win_move(me, opp, oracle_plies, pns_bits, **kw), t0)
