@@ -1,0 +1,372 @@
+"""One game API for every tanglekit game and mode, with OpenSpiel's names.
+
+``load_game(name, **params)`` gives a :class:`Game`; ``game.new_initial_state(seed)`` a
+:class:`State` that is played by integer actions::
+
+    game = load_game("tanglung-solo")
+    state = game.new_initial_state(seed=1)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    state.returns()
+
+Conventions (the same for every game, see docs/api.md):
+
+- players are counted from 0; ``current_player()`` is ``CHANCE`` (-1) at a chance node and
+  ``TERMINAL`` (-4) when the game is over, as in OpenSpiel;
+- an action is an ``int``; ``action_to_string`` / ``string_to_action`` use the game's own move
+  notation and round-trip; an illegal action raises :class:`~tanglekit.errors.RuleError` and
+  leaves the state unchanged;
+- ``params`` are rule options (by their names in the README table) plus a few set-up values per
+  game (``players``, ``board``...); unknown names are a ``RuleError``;
+- ``new_initial_state(seed)`` starts a game whose hidden shuffles come from ``seed`` (``None``
+  means 0, so a state is always reproducible); ``new_initial_state_from(instance)`` starts from
+  a given instance (a Tanglung layout, a Zangle solo deal, a QANGO position, ...) as an engine
+  object or its text / JSON form;
+- ``to_json()`` is a plain dict (game, params, seed, start instance, actions played and a
+  readable snapshot) that ``game.state_from_json`` restores exactly.
+
+Games are registered by name and imported lazily, so importing this module stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from typing import Any, Callable
+
+from ..errors import FormatError, RuleError
+
+CHANCE = -1  # current_player() at a chance node (OpenSpiel's kChancePlayerId)
+TERMINAL = -4  # current_player() when the game is over (OpenSpiel's kTerminalPlayerId)
+
+__all__ = ["CHANCE", "TERMINAL", "Game", "State", "game_names", "load_game", "register_game"]
+
+
+class State(ABC):
+    """A game position with its history; changed in place by ``apply_action`` / ``undo``."""
+
+    def __init__(self, game: "Game"):
+        self._game = game
+
+    # -- core (every game) ------------------------------------------------------------------
+    def get_game(self) -> "Game":
+        """The game this state belongs to."""
+        return self._game
+
+    def num_players(self) -> int:
+        return self._game.num_players()
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """Index of the player to act (from 0), or ``CHANCE`` / ``TERMINAL``."""
+
+    @abstractmethod
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions now, as ints in ascending order (empty when terminal)."""
+
+    @abstractmethod
+    def apply_action(self, action: int) -> None:
+        """Play ``action``; ``RuleError`` if it is not legal now (and the state is unchanged)."""
+
+    @abstractmethod
+    def undo(self) -> int:
+        """Take back the last action and return it; ``RuleError`` at the start."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """One value per player: the game's result when terminal (0.0 each before the end)."""
+
+    @abstractmethod
+    def clone(self) -> "State":
+        """An independent copy (same history, so it can be undone as far back as this one)."""
+
+    @abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """``action`` in the game's own move notation (legal now or not, where it can be named)."""
+
+    @abstractmethod
+    def string_to_action(self, text: str) -> int:
+        """The legal action written ``text`` (``FormatError`` / ``RuleError`` if none)."""
+
+    @abstractmethod
+    def history(self) -> list[int]:
+        """Every action applied since the start, in order (chance outcomes included)."""
+
+    @abstractmethod
+    def to_json(self) -> dict:
+        """A JSON-ready dict that ``get_game().state_from_json`` restores exactly."""
+
+    @abstractmethod
+    def __str__(self) -> str:
+        """The position as terminal text."""
+
+    @abstractmethod
+    def to_svg(self) -> str:
+        """The position as an SVG picture (a complete ``<svg>`` document)."""
+
+    # -- defaults -------------------------------------------------------------------------
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(action, probability)`` pairs at a chance node; empty elsewhere."""
+        return []
+
+    def is_player_node(self) -> bool:
+        return self.current_player() >= 0
+
+    def observation_string(self, player: int) -> str:
+        """What ``player`` sees (games with hidden information hide the rest); default: all."""
+        return str(self)
+
+    def legal_action_strings(self) -> list[str]:
+        return [self.action_to_string(a) for a in self.legal_actions()]
+
+    def apply_string(self, text: str) -> int:
+        """Play the move written ``text``; returns its action."""
+        a = self.string_to_action(text)
+        self.apply_action(a)
+        return a
+
+    def move_number(self) -> int:
+        return len(self.history())
+
+    def _repr_svg_(self) -> str:  # Jupyter
+        return self.to_svg()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self._game.name} after {len(self.history())} actions>"
+
+
+class Game(ABC):
+    """A game with fixed parameters: makes initial states and restores states from JSON."""
+
+    name: str = ""
+    #: set-up parameters that are not rule options, with their defaults
+    setup_params: dict[str, Any] = {}
+
+    def __init__(self, **params):
+        self.params = dict(params)
+
+    @abstractmethod
+    def num_players(self) -> int:
+        """How many players (1 for the solo games)."""
+
+    @abstractmethod
+    def new_initial_state(self, seed: int | None = None) -> State:
+        """A state at the start of a game; ``seed`` fixes the deal / shuffles (None means 0)."""
+
+    @abstractmethod
+    def new_initial_state_from(self, instance) -> State:
+        """A state starting from a given instance (an engine object or its text / JSON form)."""
+
+    @abstractmethod
+    def state_from_json(self, data: dict) -> State:
+        """The state whose ``to_json()`` is ``data`` (``FormatError`` if it does not fit)."""
+
+    def has_chance(self) -> bool:
+        """Whether states of this game have chance nodes."""
+        return False
+
+    def has_hidden_information(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"load_game({self.name!r}{', ' if args else ''}{args})"
+
+
+# -- registry ----------------------------------------------------------------------------------
+
+# name -> "module:attribute" of a Game subclass (imported on first use) or the class itself
+_REGISTRY: dict[str, str | Callable[..., Game]] = {}
+
+
+def register_game(name: str, factory: str | Callable[..., Game]) -> None:
+    """Register a game under ``name``: a ``Game`` subclass or a ``"module:Class"`` string."""
+    _REGISTRY[name] = factory
+
+
+def game_names() -> list[str]:
+    """Names of every registered game, in a fixed order."""
+    return list(_REGISTRY)
+
+
+def load_game(name: str, **params) -> Game:
+    """The game ``name`` (see ``game_names()``) with rule options / set-up ``params``."""
+    factory = _REGISTRY.get(name)
+    if factory is None:
+        raise RuleError(f"unknown game {name!r}: expected one of {', '.join(_REGISTRY)}")
+    if isinstance(factory, str):
+        module, attr = factory.split(":")
+        factory = getattr(importlib.import_module(module, __package__), attr)
+        _REGISTRY[name] = factory
+    return factory(**params)
+
+
+def check_json_game(data: Any, name: str) -> dict:
+    """``data`` as a state dict of game ``name`` (``FormatError`` otherwise)."""
+    if not isinstance(data, dict):
+        raise FormatError(f"a {name} state must be a JSON object, not {type(data).__name__}")
+    if data.get("game") != name:
+        raise FormatError(f"this state is of game {data.get('game')!r}, not {name!r}")
+    return data
+
+
+def split_params(params: dict, setup: dict[str, Any]) -> tuple[dict, dict]:
+    """``params`` split into set-up values (defaults filled in) and rule options."""
+    got = {k: params[k] for k in setup if k in params}
+    options = {k: v for k, v in params.items() if k not in setup}
+    return {**setup, **got}, options
+
+
+class EngineState(State):
+    """Shared base of the wrappers around the game engines (one ``engine`` object each).
+
+    A subclass provides ``current_player``, ``is_terminal``, ``returns``, ``_legal()`` (ints),
+    ``_apply(action)`` (a legal one), ``action_to_string``, ``_snapshot()`` (the engine's own
+    JSON), ``__str__`` and ``to_svg``. This base keeps the action history, undoes by a stack of
+    engine copies (a subclass may use the engine's own undo instead), parses move text by the
+    legal moves' names, and writes / restores JSON by replaying the actions from the start.
+    """
+
+    def __init__(self, game: Game, engine, seed: int = 0, start: Any = None):
+        super().__init__(game)
+        self.engine = engine
+        self._seed = seed
+        self._start = start  # JSON form of the instance started from, or None
+        self._actions: list[int] = []
+        self._undo_stack: list = []
+        self._legal_cache: list[int] | None = None
+
+    # -- to provide -------------------------------------------------------------------------
+    def _legal(self) -> list[int]:
+        raise NotImplementedError
+
+    def _apply(self, action: int) -> None:
+        raise NotImplementedError
+
+    def _snapshot(self) -> Any:
+        return None
+
+    def _save(self) -> Any:
+        """What ``_restore`` needs to take back the next action (default: a deep copy)."""
+        import copy
+
+        return copy.deepcopy(self.engine)
+
+    def _restore(self, saved: Any) -> None:
+        self.engine = saved
+
+    # -- shared ---------------------------------------------------------------------------
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if self.is_terminal():
+            return []
+        if player is not None and player != self.current_player():
+            return []
+        if self._legal_cache is None:
+            self._legal_cache = sorted(self._legal())
+        return list(self._legal_cache)
+
+    def apply_action(self, action: int) -> None:
+        if self.is_terminal():
+            raise RuleError("the game is over")
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise RuleError(f"an action is an int, not {action!r}")
+        if action not in self.legal_actions():
+            raise RuleError(f"illegal action now: {action} ({self._name_or_number(action)})")
+        saved = self._save()
+        try:
+            self._apply(action)
+        except Exception:
+            self._restore(saved)
+            self._legal_cache = None
+            raise
+        self._undo_stack.append(saved)
+        self._actions.append(action)
+        self._legal_cache = None
+
+    def _name_or_number(self, action: int) -> str:
+        try:
+            return self.action_to_string(action)
+        except Exception:  # an action that cannot be named here
+            return "no such move"
+
+    def undo(self) -> int:
+        if not self._actions:
+            raise RuleError("nothing to undo")
+        self._restore(self._undo_stack.pop())
+        self._legal_cache = None
+        return self._actions.pop()
+
+    def string_to_action(self, text: str) -> int:
+        want = " ".join(str(text).split()).lower()
+        for a in self.legal_actions():
+            if " ".join(self.action_to_string(a).split()).lower() == want:
+                return a
+        raise RuleError(f"no legal move {text!r} now")
+
+    def history(self) -> list[int]:
+        return list(self._actions)
+
+    def clone(self) -> "EngineState":
+        import copy
+
+        new = copy.copy(self)
+        new.engine = copy.deepcopy(self.engine)
+        new._actions = list(self._actions)
+        new._undo_stack = list(self._undo_stack)  # saved entries are never changed in place
+        new._legal_cache = None
+        return new
+
+    def to_json(self) -> dict:
+        return {
+            "game": self._game.name,
+            "params": _jsonable(self._game.params),
+            "seed": self._seed,
+            "start": self._start,
+            "actions": list(self._actions),
+            "position": self._snapshot(),
+        }
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    if hasattr(v, "to_json"):
+        return v.to_json()
+    return str(v)
+
+
+def replay_from_json(game: Game, data: Any, make: Callable[[int, Any], EngineState]) -> EngineState:
+    """The state of ``data`` (a ``to_json`` dict): ``make(seed, start)`` then the actions replayed,
+    checked against the stored position when there is one."""
+    data = check_json_game(data, game.name)
+    try:
+        seed = int(data.get("seed") or 0)
+        actions = [int(a) for a in data.get("actions", [])]
+    except (TypeError, ValueError):
+        raise FormatError(f"{game.name} state: seed and actions must be whole numbers") from None
+    state = make(seed, data.get("start"))
+    for i, a in enumerate(actions):
+        try:
+            state.apply_action(a)
+        except RuleError as e:
+            raise FormatError(f"{game.name} state: action {i} ({a}) does not apply: {e}") from None
+    if data.get("position") is not None and _jsonable(state._snapshot()) != data["position"]:
+        raise FormatError(f"{game.name} state: the position does not match the actions played")
+    return state
+
+
+# games built in (module relative to this package : Game class), in game_names() order
+for _name, _where in (
+):
+    register_game(_name, _where)
