@@ -36,6 +36,10 @@ def _register(name: str, module: str) -> None:
 for _name in ("zangle", "tanglung", "qango", "zinga", "tangle"):
     _register(_name, f"cli_{_name}")
 
+from .cli_play import register as _register_play  # noqa: E402  play, match, replay, bots
+
+_register_play(app)
+
 
 def _version(value: bool) -> None:
     if value:

@@ -44,9 +44,13 @@ class CoopSolution:
         }
 
 
-def _search(layout: Layout, options: TanglungOptions, starts: tuple[int, int], max_states: int):
+def _search(layout: Layout, options: TanglungOptions, starts: tuple[int, int], max_states: int,
+            lit0: int | None = None):
+    """Fewest moves from box ``starts[0]`` to move, the other on ``starts[1]``, cards ``lit0`` lit
+    (default: the start of a game)."""
     cells = layout.cells
-    lit0 = initial_lit(layout, options)
+    if lit0 is None:
+        lit0 = initial_lit(layout, options)
     s0 = (starts[0], starts[1], lit0, 0)
     if lit0 == FULL:
         return 0, 1, [], 0

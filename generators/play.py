@@ -1,0 +1,382 @@
+"""Terminal play of every game through the common API: starts by game name, ID or file, a play
+session (humans and bots per seat, numbered moves or move notation, undo, hint) and move logs.
+
+``resolve_start(spec)`` is the one place that turns what a user typed (a game name, a challenge
+/ puzzle ID, a state or log file) into a starting state; it calls the per-game ID functions until
+one ID registry replaces them.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import FormatError, RuleError, TanglekitError
+
+LOG_FORMAT = "tanglekit-play-log/1"
+
+
+@dataclass
+class Start:
+    """A starting state and what is known about it: the ID it came from, the side(s) meant for a
+    person (puzzles), and the goal (e.g. the fewest moves that solve a challenge)."""
+
+    game: str
+    state: object
+    source: str | None = None
+    human_seats: tuple[int, ...] | None = None
+    opponent: str | None = None  # the bot strength a puzzle is played against
+    optimum: int | None = None  # fewest moves (of the human side) that win, when known
+    optimum_note: str = "fewest moves"
+    goal: str = ""
+    moves_counted: str = "moves"
+
+
+def _looks_like_file(spec: str) -> bool:
+    return spec.endswith(".json") or spec.endswith(".jsonl") or Path(spec).is_file()
+
+
+def resolve_start(spec: str, params: dict | None = None, seed: int = 0) -> Start:
+    """A game name (a new game, deal from ``seed``), an ID (``tanglung:solo...``, ``zangle:solo...``,
+    ``qango:BOARD:kK...``, ``tangle:...``; descriptive or seed form), or a state / log file."""
+    from ..games import game_names, load_game
+
+    spec = spec.strip()
+    params = dict(params or {})
+    if spec in game_names():
+        return Start(spec, load_game(spec, **params).new_initial_state(seed=seed))
+    low = spec.lower()
+    if low.startswith("tanglung:"):
+        return _tanglung_start(spec, params)
+    if low.startswith("zangle:"):
+        return _zangle_start(spec, params)
+    if low.startswith("qango:"):
+        return _qango_start(spec, params)
+    if low.startswith("tangle:"):
+        return _tangle_start(spec, params)
+    if _looks_like_file(spec):
+        return _file_start(spec)
+    close = [n for n in game_names() if n.startswith(low.split(":")[0])]
+    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+    raise FormatError(f"not a game, ID or file: {spec!r}{hint}; games: {', '.join(game_names())}")
+
+
+def _tanglung_start(spec: str, params: dict) -> Start:
+    from ..games import load_game
+    from ..games.tanglung.ids import parse_id
+    from ..solver.tanglung_solo import solve_solo
+
+    cid = parse_id(spec)
+    opts = {**cid.options.to_json(), **params}
+    game = load_game("tanglung-solo", **opts)
+    sol = solve_solo(cid.layout, None, game.engine_options() if hasattr(game, "engine_options") else cid.options)
+    state = game.new_initial_state_from(str(cid.layout))
+    start = getattr(state.engine, "starts", (None,))[0]
+    note = "fewest moves"
+    if start is not None and sol.start != start:
+        sol = solve_solo(cid.layout, start, cid.options)
+        note = "fewest moves from this start"
+    return Start("tanglung-solo", state, spec, (0,), None, sol.moves, note,
+                 "light all 16 cards", "moves")
+
+
+def _zangle_start(spec: str, params: dict) -> Start:
+    from ..games import load_game
+    from ..solver.zangle_solo import load_solo_deal, solve_deal
+
+    deal = load_solo_deal(spec)
+    opts = {**deal.options.to_json(), **params}
+    opts.pop("max_turns", None)
+    game = load_game("zangle-solo", **opts)
+    state = game.new_initial_state_from(deal)
+    res = solve_deal(deal, max_states=2_000_000)
+    n = len(res.line) if res.solvable else None
+    return Start("zangle-solo", state, spec, (0,), None, n, "the solver's winning line",
+                 "clear every tableau pile", "actions")
+
+
+def _qango_start(spec: str, params: dict) -> Start:
+    from ..games import load_game
+    from .qango import puzzle_from_id
+
+    puz = puzzle_from_id(spec)
+    game = load_game("qango", board=puz.board.name, **params)
+    state = game.new_initial_state_from(puz.position)
+    me = state.current_player()
+    return Start("qango", state, spec, (me,), "perfect", puz.k, f"win in {puz.k}",
+                 f"{puz.position.to_move} to move wins in {puz.k}", "moves")
+
+
+def _tangle_start(spec: str, params: dict) -> Start:
+    from ..games import load_game
+    from ..games.tangle.engine import state_from_json
+    from .tangle import puzzle_from_id
+
+    out = puzzle_from_id(spec)
+    native = out if not isinstance(out, dict) else state_from_json(out)
+    game = load_game("tangle", **params)
+    state = game.new_initial_state_from(native)
+    if isinstance(out, dict) and "points" in out:
+        return Start("tangle", state, spec, (state.current_player(),), "strong", out["points"],
+                     "points of the best capture chain", out.get("question", ""), "points")
+    return Start("tangle", state, spec)
+
+
+def _file_start(spec: str) -> Start:
+    from ..games import load_game
+
+    try:
+        data = json.loads(Path(spec).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise FormatError(f"{spec}: not valid JSON ({e.msg} at line {e.lineno})") from None
+    if isinstance(data, dict) and data.get("format") == LOG_FORMAT:
+        state = replay_log(data, spec)
+        return Start(data["game"], state, data.get("source") or spec)
+    if isinstance(data, dict) and isinstance(data.get("game"), str):
+        game = load_game(data["game"], **(data.get("params") or {}))
+        return Start(data["game"], game.state_from_json(data), spec)
+    raise FormatError(f"{spec}: expected a state (with 'game') or a play log ({LOG_FORMAT})")
+
+
+def replay_log(data: dict, where: str = "log"):
+    """The state at the end of a play log, every move checked by the engine."""
+    from ..games import load_game
+
+    try:
+        game = load_game(data["game"], **(data.get("params") or {}))
+        state = game.state_from_json(data["start"])
+        moves = data["moves"]
+    except (KeyError, TypeError):
+        raise FormatError(f"{where}: a play log needs 'game', 'start' and 'moves'") from None
+    for i, m in enumerate(moves, 1):
+        try:
+            a = int(m["action"])
+            if "move" in m and not state.is_chance_node() and state.action_to_string(a) != m["move"]:
+                raise FormatError(f"{where}: move {i} is {state.action_to_string(a)!r}, the log says {m['move']!r}")
+            state.apply_action(a)
+        except (KeyError, TypeError, ValueError):
+            raise FormatError(f"{where}: move {i} needs an integer 'action'") from None
+        except RuleError as e:
+            raise FormatError(f"{where}: move {i} ({m.get('move', m.get('action'))}) is illegal: {e}") from None
+    return state
+
+
+# --- the session --------------------------------------------------------------------------------
+HELP = ("enter a move number, or the move in the game's notation; "
+        "'moves' lists them all, 'undo', 'hint', 'board', 'quit'")
+
+
+@dataclass
+class PlaySession:
+    """A game in progress between people and bots; ``handle(text)`` takes one line of input."""
+
+    start: Start
+    seats: list[str]  # per seat: "human" or a bot strength
+    seed: int = 0
+    bots: list = field(default_factory=list)
+    done: bool = False
+    max_list: int = 30
+
+    def __post_init__(self):
+        from ..solver.bots import make_bot
+        from ..solver.match import derive_seed
+
+        st = self.start.state
+        self.game_name = self.start.game
+        self.rng = random.Random(derive_seed(self.seed, 7))
+        self.initial = st.clone()
+        self.base = len(st.history())
+        self.bots = [None if s == "human" else make_bot(self.game_name, s, derive_seed(self.seed, i) % (1 << 31))
+                     for i, s in enumerate(self.seats)]
+
+    @property
+    def state(self):
+        return self.start.state
+
+    # -- seats ----------------------------------------------------------------------------
+    def human_to_move(self) -> bool:
+        st = self.state
+        return not st.is_terminal() and st.current_player() >= 0 and self.bots[st.current_player()] is None
+
+    def advance(self) -> list[str]:
+        """Play chance and bot moves until a person is to move or the game is over."""
+        from ..solver.match import sample_chance
+
+        out = []
+        st = self.state
+        guard = 0
+        while not st.is_terminal() and not self.human_to_move():
+            guard += 1
+            if guard > 20_000:
+                raise RuleError("no person to move after 20000 actions")
+            p = st.current_player()
+            if st.is_chance_node():
+                a = sample_chance(st, self.rng)
+                out.append(f"chance: {st.action_to_string(a)}")
+            else:
+                a = self.bots[p].choose(st)
+                out.append(f"player {p} ({self.seats[p]}): {st.action_to_string(a)}")
+            st.apply_action(a)
+        return out
+
+    # -- text -------------------------------------------------------------------------------
+    def board(self) -> str:
+        return str(self.state)
+
+    def moves_text(self, limit: int | None = None) -> str:
+        st = self.state
+        acts = st.legal_actions()
+        shown = acts if limit is None else acts[:limit]
+        items = [f"{i}) {st.action_to_string(a)}" for i, a in enumerate(shown, 1)]
+        text = "  ".join(items)
+        if len(shown) < len(acts):
+            text += f"  ... {len(acts) - len(shown)} more ('moves' lists all)"
+        return text
+
+    def prompt(self) -> str:
+        p = self.state.current_player()
+        who = f"player {p}" if self.state.num_players() > 1 else "you"
+        return f"{who} to move ({self.human_moves()} played so far)"
+
+    def human_moves(self) -> int:
+        """Actions played by people since the start (what 'solved in N moves' counts)."""
+        st = self.state.clone()
+        n = 0
+        while len(st.history()) > self.base:
+            st.undo()
+            p = st.current_player()
+            if p >= 0 and self.bots[p] is None:
+                n += 1
+        return n
+
+    def result(self) -> str:
+        """The end: 'solved in N moves (optimum M)' for a solo challenge or puzzle, else returns."""
+        st = self.state
+        ret = st.returns()
+        s = self.start
+        humans = [p for p, b in enumerate(self.bots) if b is None]
+        if s.optimum is not None and humans and len(humans) == 1:
+            me = humans[0]
+            mine = self.human_moves()
+            won = ret[me] > 0 and (st.num_players() == 1 or ret[me] == max(ret) > min(ret))
+            if s.moves_counted == "points":
+                return f"game over: returns {ret} (best chain: {s.optimum} points)"
+            if won:
+                return f"solved in {mine} {s.moves_counted} ({s.optimum_note}: {s.optimum})"
+            return f"not solved: returns {ret} ({s.optimum_note}: {s.optimum})"
+        if st.num_players() == 1:
+            return ("solved" if ret[0] > 0 else "not solved") + f" in {self.human_moves() or len(st.history()) - self.base} {s.moves_counted}; returns {ret}"
+        from ..solver.match import winners_of
+
+        w = winners_of(ret)
+        verdict = "draw" if not w else "winner: " + ", ".join(f"player {p} ({self.seats[p]})" for p in w)
+        return f"game over: {verdict}; returns {ret}"
+
+    # -- input ------------------------------------------------------------------------------
+    def parse_move(self, text: str) -> int:
+        """A move number (1..n of the listed legal moves) or the move in the game's notation."""
+        st = self.state
+        t = text.strip()
+        acts = st.legal_actions()
+        if t.isdigit():
+            k = int(t)
+            if not 1 <= k <= len(acts):
+                raise RuleError(f"no move number {k}: choose 1..{len(acts)}")
+            return acts[k - 1]
+        return st.string_to_action(t)
+
+    def undo(self) -> str:
+        """Take back moves to the person's previous turn (bot replies and chance included)."""
+        st = self.state
+        if len(st.history()) <= self.base:
+            return "nothing to undo"
+        undone = 0
+        while len(st.history()) > self.base:
+            st.undo()
+            undone += 1
+            if self.human_to_move():
+                break
+        if not self.human_to_move():  # only bot moves before the first person's turn: redo them
+            self.advance()
+            return "nothing to undo"
+        return f"undone {undone} action{'s' if undone != 1 else ''}"
+
+    def hint(self) -> str:
+        from ..solver.bots import hint
+
+        h = hint(self.state)
+        if h.action is None:
+            return f"no hint: {h.text}"
+        acts = self.state.legal_actions()
+        num = acts.index(h.action) + 1 if h.action in acts else "?"
+        return f"hint: {num}) {self.state.action_to_string(h.action)} ({h.text})"
+
+    def handle(self, text: str) -> list[str]:
+        """One line typed by a person; returns what to print."""
+        t = text.strip()
+        low = t.lower()
+        if low in ("quit", "q", "exit"):
+            self.done = True
+            return ["bye"]
+        if low in ("help", "?"):
+            return [HELP]
+        if low in ("moves", "list", "m"):
+            return [self.moves_text()]
+        if low in ("board", "b"):
+            return [self.board()]
+        if low in ("undo", "u"):
+            return [self.undo()]
+        if low in ("hint", "h"):
+            return [self.hint()]
+        if not t:
+            return []
+        try:
+            a = self.parse_move(t)
+            p = self.state.current_player()
+            name = self.state.action_to_string(a)
+            self.state.apply_action(a)
+        except TanglekitError as e:
+            return [f"illegal: {e}"]
+        return [f"player {p}: {name}" if self.state.num_players() > 1 else f"played {name}"] + self.advance()
+
+    # -- log --------------------------------------------------------------------------------
+    def log(self) -> dict:
+        st = self.state
+        hist = st.history()[self.base:]
+        replay = self.initial.clone()
+        moves = []
+        for a in hist:
+            p = replay.current_player()
+            moves.append({"player": p, "action": a, "move": replay.action_to_string(a)})
+            replay.apply_action(a)
+        return {"format": LOG_FORMAT, "game": self.game_name, "params": self.initial.to_json().get("params", {}),
+                "source": self.start.source, "seats": self.seats, "seed": self.seed,
+                "start": self.initial.to_json(), "moves": moves,
+                "over": st.is_terminal(), "returns": st.returns() if st.is_terminal() else None}
+
+
+def default_seats(start: Start, bots: list[str] | None) -> list[str]:
+    """Seats from ``--bots`` (the last repeated to fill), else a person against the strong bot
+    (a puzzle: the person on the side to move, its set opponent on the others)."""
+    from ..solver.bots import bot_names
+
+    n = start.state.num_players()
+    if bots:
+        names = [b.strip() for b in bots if b.strip()]
+        if len(names) > n:
+            raise RuleError(f"{len(names)} seats given for a {n}-player game")
+        names += [names[-1]] * (n - len(names))
+    elif start.human_seats is not None:
+        opp = start.opponent or "strong"
+        names = ["human" if p in start.human_seats else opp for p in range(n)]
+    else:
+        names = ["human"] + ["strong"] * (n - 1)
+    valid = bot_names(start.game)
+    for nm in names:
+        if nm != "human" and nm not in valid:
+            from ..solver.bots import BotError
+
+            raise BotError(f"unknown seat {nm!r} for {start.game}: expected human or one of {', '.join(valid)}")
+    return names

@@ -1,0 +1,230 @@
+"""One bot protocol for every game of the common API: ``make_bot(game, strength, seed).choose(state)``.
+
+A bot sees a ``games.api.State`` and returns one of its ``legal_actions()``. Each game has named
+strengths (``bot_names(game)``); the per-game engines' own bots and solvers do the thinking and
+are only wrapped here. Common names: ``random`` everywhere, ``strong`` for the best bot that
+always answers quickly, ``perfect`` where a solver plays exactly (solo games, QANGO). An unknown
+game or strength raises :class:`BotError` listing the valid names.
+
+``hint(state)`` asks the strongest helper of a game for the next move of a winning line, and
+says so when there is none from here.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable
+
+from ..errors import SolverError
+
+
+class BotError(SolverError):
+    """An unknown bot strength (or a game without bots); the message lists the valid names."""
+
+
+class Bot:
+    """``choose(state) -> action`` on a common-API state; never changes the state."""
+
+    name = "bot"
+
+    def choose(self, state) -> int:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{self.name} bot>"
+
+
+class RandomBot(Bot):
+    """A uniformly random legal action (seeded)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, state) -> int:
+        return self.rng.choice(state.legal_actions())
+
+
+class EngineBot(Bot):
+    """Wraps a per-game engine bot: ``pick(engine) -> native action``, mapped back to an int by
+    ``to_action(state, native)``. The engine bots leave the engine as they found it."""
+
+    def __init__(self, name: str, pick: Callable, to_action: Callable):
+        self.name = name
+        self._pick = pick
+        self._to_action = to_action
+
+    def choose(self, state) -> int:
+        native = self._pick(state.engine)
+        return self._to_action(state, native)
+
+
+@dataclass
+class Hint:
+    """The suggested action (None when there is none) and a sentence saying why."""
+
+    action: int | None
+    text: str
+
+
+# --- registry -----------------------------------------------------------------------------------
+# game name -> {strength: (description, factory(seed) -> Bot)}; filled by the per-game sections
+_FAMILIES: dict[str, Callable[[str], dict]] = {}
+
+
+def _family(name: str) -> Callable[[str], dict]:
+    for prefix, fn in _FAMILIES.items():
+        if name == prefix or name.startswith(prefix + "-"):
+            return fn
+    raise BotError(f"no bots for game {name!r}")
+
+
+def strengths(game_name: str) -> dict[str, str]:
+    """The bot strengths of a game with a one-line description each (order: weakest first)."""
+    _check_game(game_name)
+    return {k: v[0] for k, v in _family(game_name)(game_name).items()}
+
+
+def bot_names(game_name: str) -> list[str]:
+    return list(strengths(game_name))
+
+
+def make_bot(game_name: str, strength: str, seed: int = 0) -> Bot:
+    """A bot of ``strength`` for ``game_name`` (deterministic for a seed); BotError if unknown."""
+    _check_game(game_name)
+    table = _family(game_name)(game_name)
+    if strength not in table:
+        raise BotError(f"unknown bot {strength!r} for {game_name}: expected one of {', '.join(table)}")
+    return table[strength][1](seed)
+
+
+def _check_game(game_name: str) -> None:
+    from ..games import game_names
+
+    names = game_names()
+    if game_name not in names:
+        raise BotError(f"unknown game {game_name!r}: expected one of {', '.join(names)}")
+
+
+# per-family hint functions: state -> Hint
+_HINTS: dict[str, Callable] = {}
+
+
+def hint(state) -> Hint:
+    """The next move of a winning line from ``state`` (solver where one exists, else the strong
+    bot), or an action of None with the reason."""
+    if state.is_terminal():
+        return Hint(None, "the game is over")
+    if state.is_chance_node():
+        return Hint(None, "chance moves next")
+    name = state.get_game().name
+    for prefix, fn in _HINTS.items():
+        if name == prefix or name.startswith(prefix + "-"):
+            h = fn(state)
+            if h is not None:
+                return h
+    table = _family(name)(name)
+    strongest = "perfect" if "perfect" in table else "strong"
+    a = table[strongest][1](0).choose(state)
+    return Hint(a, f"the {strongest} bot plays {state.action_to_string(a)}")
+
+
+def _strong_alias(table: dict, strong: str) -> dict:
+    """``table`` with a ``strong`` entry pointing at its ``strong`` bot (kept in order)."""
+    if "strong" not in table:
+        desc, fac = table[strong]
+        table["strong"] = (f"= {strong}", fac)
+    return table
+
+
+# --- Tanglung -------------------------------------------------------------------------------------
+class TanglungWalkerBot(Bot):
+    """Solo / co-op: a dark card if one can be reached, else any card (the generator's walker)."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, state) -> int:
+        e = state.engine
+        acts = state.legal_actions()
+        dark = [a for a in acts if not e.lit >> a & 1]
+        return self.rng.choice(dark or acts)
+
+
+def tanglung_solo_best(state) -> tuple[int | None, int | None]:
+    """(next move of a shortest winning line, its moves left) from a solo / co-op state;
+    (None, None) when no line wins."""
+    e = state.engine
+    if len(e.starts) == 1:
+        from .tanglung_solo import move_graph, noflip_mask, search_graph
+
+        adj, adjn = move_graph(e.layout, e.options)
+        moves, _, path, _ = search_graph(adj, adjn, noflip_mask(e.layout), 16, e.positions[0], e.lit)
+        if moves < 0:
+            return None, None
+        return (path[1] if moves > 0 else None), moves
+    from .tanglung_coop import _search
+
+    me = e.to_move
+    moves, _, seq, _ = _search(e.layout, e.options, (e.positions[me], e.positions[1 - me]), 1_000_000, e.lit)
+    if moves < 0:
+        return None, None
+    return (seq[0] if seq else None), moves
+
+
+class TanglungPerfectBot(Bot):
+    """Solo / co-op: the first move of a shortest winning line (exact search); a walker move
+    when no line wins."""
+
+    name = "perfect"
+
+    def __init__(self, seed: int = 0):
+        self.fallback = TanglungWalkerBot(seed)
+
+    def choose(self, state) -> int:
+        a, _ = tanglung_solo_best(state)
+        if a is None or a not in state.legal_actions():
+            return self.fallback.choose(state)
+        return a
+
+
+def _tanglung(name: str) -> dict:
+    if name in ("tanglung-solo", "tanglung-coop"):
+        return _strong_alias({
+            "random": ("any legal move", RandomBot),
+            "greedy": ("a dark card when one is reachable (the generator's walker)", TanglungWalkerBot),
+            "perfect": ("the first move of a shortest winning line (exact search)", TanglungPerfectBot),
+        }, "perfect")
+
+    def duel(strength):
+        def make(seed):
+            from ..games.tanglung.api import encode_duel
+            from .tanglung_duel import make_bot as duel_bot
+
+            b = duel_bot(strength, seed)
+            return EngineBot(strength, lambda eng: b.choose(eng.match), lambda st, a: encode_duel(a))
+        return make
+
+    return _strong_alias({
+        "random": ("any legal action", duel("random")),
+        "greedy": ("one-ply tactics, looks at the opponent's immediate wins", duel("greedy")),
+        "pimc": ("determinised alpha-beta (4 samples, depth 2)", duel("pimc")),
+        "pimc-strong": ("determinised alpha-beta (6 samples, depth 3)", duel("pimc-strong")),
+    }, "pimc")
+
+
+def _tanglung_hint(state) -> Hint | None:
+    if state.get_game().name not in ("tanglung-solo", "tanglung-coop"):
+        return None
+    a, left = tanglung_solo_best(state)
+    if left is None:
+        return Hint(None, "no winning line from here (exact search)")
+    return Hint(a, f"a shortest winning line needs {left} more move{'s' if left != 1 else ''}")
+
+
+_FAMILIES["tanglung"] = _tanglung
+_HINTS["tanglung"] = _tanglung_hint
