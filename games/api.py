@@ -280,12 +280,7 @@ class EngineState(State):
         if action not in self.legal_actions():
             raise RuleError(f"illegal action now: {action} ({self._name_or_number(action)})")
         saved = self._save()
-        try:
-            self._apply(action)
-        except Exception:
-            self._restore(saved)
-            self._legal_cache = None
-            raise
+        self._apply(action)  # legal, so the engine accepts it
         self._undo_stack.append(saved)
         self._actions.append(action)
         self._legal_cache = None
@@ -368,5 +363,8 @@ def replay_from_json(game: Game, data: Any, make: Callable[[int, Any], EngineSta
 
 # games built in (module relative to this package : Game class), in game_names() order
 for _name, _where in (
+    ("tanglung-solo", ".tanglung.api:TanglungSolo"),
+    ("tanglung-coop", ".tanglung.api:TanglungCoop"),
+    ("tanglung-duel", ".tanglung.api:TanglungDuel"),
 ):
     register_game(_name, _where)

@@ -1,0 +1,164 @@
+"""Conformance of every game in the common API (games/api.py): seeded random playouts to the end
+with clone, undo, JSON and action-text round trips at every step, illegal actions rejected with
+the state unchanged, and the final returns checked against the engine's own result."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from tanglekit.errors import RuleError, TanglekitError
+from tanglekit.games import CHANCE, TERMINAL, game_names, load_game
+
+SEEDS = {"default": (1, 2)}
+# the JSON check replays the game from the start: every step up to FULL_EVERY_UNTIL, then every
+# FULL_EVERY-th step (keeps long playouts linear-ish)
+FULL_EVERY_UNTIL, FULL_EVERY = 20, 10
+MAX_STEPS = {"default": 100_000}
+
+
+def _expected_returns(name: str, state) -> list[float]:
+    """The result as the engine itself records it (not through the wrapper's ``returns``)."""
+    e = state.engine
+    if name in ("tanglung-solo", "tanglung-coop"):
+        won = e.lit == (1 << 16) - 1
+        return [1.0 if won else 0.0] * len(e.starts)
+    if name == "tanglung-duel":
+        score = e.score
+        if max(score) < 2:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if score[0] >= 2 else [-1.0, 1.0]
+    raise AssertionError(f"no outcome oracle for {name}")
+
+
+def _engine_done(name: str, state) -> bool:
+    """Whether the engine itself considers the game over (as opposed to the wrapper)."""
+    e = state.engine
+    if name in ("tanglung-solo", "tanglung-coop"):
+        return e.is_won() or not e.legal_moves() or len(e.log) >= e.options.max_turns
+    if name == "tanglung-duel":
+        return e.is_over()
+    raise AssertionError(name)
+
+
+def _full(step: int) -> bool:
+    return step < FULL_EVERY_UNTIL or step % FULL_EVERY == 0
+
+
+def _illegal_candidates(legal: list[int], rng: random.Random) -> list[int]:
+    top = max(legal, default=0)
+    cands = {-1, top + 1, top + 1000, rng.randrange(0, 2 * top + 8)}
+    return [a for a in cands if a not in legal]
+
+
+def _check_step(game, state, rng: random.Random, full: bool) -> int:
+    """All per-step checks; returns the action to play."""
+    before = state.to_json()
+    player = state.current_player()
+    legal = state.legal_actions()
+    assert legal, "a non-terminal state has legal actions"
+    assert legal == sorted(set(legal)) and all(isinstance(a, int) for a in legal)
+    if player == CHANCE:
+        assert state.is_chance_node()
+        outcomes = state.chance_outcomes()
+        assert sorted(a for a, _ in outcomes) == legal
+        assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9 and all(p > 0 for _, p in outcomes)
+        r, acc, action = rng.random(), 0.0, outcomes[-1][0]
+        for a, p in outcomes:
+            acc += p
+            if r < acc:
+                action = a
+                break
+    else:
+        assert 0 <= player < game.num_players() and not state.is_chance_node()
+        action = rng.choice(legal)
+    # action text round trip (a sample of the legal actions to keep long games fast)
+    sample = legal if len(legal) <= 12 else rng.sample(legal, 12) + [action]
+    for a in sample:
+        text = state.action_to_string(a)
+        assert isinstance(text, str) and text
+        assert state.string_to_action(text) == a, (text, a)
+    # illegal actions are rejected and change nothing
+    for bad in _illegal_candidates(legal, rng):
+        with pytest.raises(RuleError):
+            state.apply_action(bad)
+    assert state.to_json() == before
+    # JSON round trip (through text)
+    if full:
+        data = json.loads(json.dumps(before))
+        back = game.state_from_json(data)
+        assert back.to_json() == before
+        assert back.legal_actions() == legal and back.current_player() == player
+    # clone is independent; undo restores
+    twin = state.clone()
+    state.apply_action(action)
+    after = state.to_json()
+    assert twin.to_json() == before
+    twin.apply_action(action)
+    assert twin.to_json() == after
+    assert state.undo() == action
+    assert state.to_json() == before and state.legal_actions() == legal
+    state.apply_action(action)
+    return action
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_random_playouts(name):
+    game = load_game(name)
+    n = game.num_players()
+    assert n >= 1
+    seeds = SEEDS.get(name, SEEDS["default"])
+    cap = MAX_STEPS.get(name, MAX_STEPS["default"])
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed)
+        assert state.history() == []
+        with pytest.raises(RuleError):
+            state.undo()
+        played = []
+        while not state.is_terminal() and len(played) < cap:
+            played.append(_check_step(game, state, rng, _full(len(played))))
+        assert state.history() == played
+        assert str(state) and state.to_svg().lstrip().startswith("<svg")
+        assert state._repr_svg_() == state.to_svg()
+        for p in range(n):
+            assert isinstance(state.observation_string(p), str)
+        if len(played) >= cap:
+            continue  # capped playout (a long game): no result to check
+        # the end
+        assert _engine_done(name, state)
+        assert state.current_player() == TERMINAL and state.legal_actions() == []
+        with pytest.raises(RuleError):
+            state.apply_action(0)
+        returns = state.returns()
+        assert len(returns) == n and all(isinstance(r, float) for r in returns)
+        assert returns == _expected_returns(name, state)
+        data = json.loads(json.dumps(state.to_json()))
+        assert game.state_from_json(data).returns() == returns
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_api_errors(name):
+    game = load_game(name)
+    with pytest.raises(RuleError):
+        load_game(name, no_such_option=1)
+    state = game.new_initial_state(3)
+    with pytest.raises(TanglekitError):
+        state.string_to_action("no such move at all")
+    data = state.to_json()
+    other = next(g for g in game_names() if g != name)
+    with pytest.raises(TanglekitError):
+        game.state_from_json({**data, "game": other})
+    if state.legal_actions():
+        a = state.legal_actions()[0]
+        with pytest.raises(TanglekitError):  # a history that does not replay
+            game.state_from_json({**data, "actions": [a, -5]})
+
+
+def test_registry():
+    names = game_names()
+    assert names[:3] == ["tanglung-solo", "tanglung-coop", "tanglung-duel"] or len(names) >= 9
+    with pytest.raises(RuleError):
+        load_game("chess")
