@@ -32,6 +32,7 @@ class Start:
     optimum_note: str = "fewest moves"
     goal: str = ""
     moves_counted: str = "moves"
+    initial: object = None  # where the moves being played began (a log's start), default: state
 
 
 def _looks_like_file(spec: str) -> bool:
@@ -71,14 +72,9 @@ def _tanglung_start(spec: str, params: dict) -> Start:
     cid = parse_id(spec)
     opts = {**cid.options.to_json(), **params}
     game = load_game("tanglung-solo", **opts)
-    sol = solve_solo(cid.layout, None, game.engine_options() if hasattr(game, "engine_options") else cid.options)
-    state = game.new_initial_state_from(str(cid.layout))
-    start = getattr(state.engine, "starts", (None,))[0]
-    note = "fewest moves"
-    if start is not None and sol.start != start:
-        sol = solve_solo(cid.layout, start, cid.options)
-        note = "fewest moves from this start"
-    return Start("tanglung-solo", state, spec, (0,), None, sol.moves, note,
+    sol = solve_solo(cid.layout, None, game.options)  # the better Rooster, as the generator
+    state = game.new_initial_state_from({"layout": str(cid.layout), "starts": [list(divmod(sol.start, 4))]})
+    return Start("tanglung-solo", state, spec, (0,), None, sol.moves, "fewest moves",
                  "light all 16 cards", "moves")
 
 
@@ -132,22 +128,29 @@ def _file_start(spec: str) -> Start:
     except json.JSONDecodeError as e:
         raise FormatError(f"{spec}: not valid JSON ({e.msg} at line {e.lineno})") from None
     if isinstance(data, dict) and data.get("format") == LOG_FORMAT:
-        state = replay_log(data, spec)
-        return Start(data["game"], state, data.get("source") or spec)
+        state, initial = replay_log(data, spec, with_start=True)
+        src = data.get("source")
+        if isinstance(src, str) and src.split(":")[0].lower() in ("tanglung", "zangle", "qango", "tangle"):
+            s0 = resolve_start(src)  # the goal and optimum of the challenge the log plays
+            s0.state, s0.initial = state, initial
+            return s0
+        return Start(data["game"], state, src or spec, initial=initial)
     if isinstance(data, dict) and isinstance(data.get("game"), str):
         game = load_game(data["game"], **(data.get("params") or {}))
         return Start(data["game"], game.state_from_json(data), spec)
     raise FormatError(f"{spec}: expected a state (with 'game') or a play log ({LOG_FORMAT})")
 
 
-def replay_log(data: dict, where: str = "log"):
-    """The state at the end of a play log, every move checked by the engine."""
+def replay_log(data: dict, where: str = "log", with_start: bool = False):
+    """The state at the end of a play log, every move checked by the engine (and, with
+    ``with_start``, the state the log starts from)."""
     from ..games import load_game
 
     try:
         game = load_game(data["game"], **(data.get("params") or {}))
         state = game.state_from_json(data["start"])
         moves = data["moves"]
+        initial = state.clone()
     except (KeyError, TypeError):
         raise FormatError(f"{where}: a play log needs 'game', 'start' and 'moves'") from None
     for i, m in enumerate(moves, 1):
@@ -160,7 +163,7 @@ def replay_log(data: dict, where: str = "log"):
             raise FormatError(f"{where}: move {i} needs an integer 'action'") from None
         except RuleError as e:
             raise FormatError(f"{where}: move {i} ({m.get('move', m.get('action'))}) is illegal: {e}") from None
-    return state
+    return (state, initial) if with_start else state
 
 
 # --- the session --------------------------------------------------------------------------------
@@ -186,8 +189,8 @@ class PlaySession:
         st = self.start.state
         self.game_name = self.start.game
         self.rng = random.Random(derive_seed(self.seed, 7))
-        self.initial = st.clone()
-        self.base = len(st.history())
+        self.initial = (self.start.initial or st).clone()
+        self.base = len(self.initial.history())
         self.bots = [None if s == "human" else make_bot(self.game_name, s, derive_seed(self.seed, i) % (1 << 31))
                      for i, s in enumerate(self.seats)]
 
@@ -268,9 +271,9 @@ class PlaySession:
             return f"not solved: returns {ret} ({s.optimum_note}: {s.optimum})"
         if st.num_players() == 1:
             return ("solved" if ret[0] > 0 else "not solved") + f" in {self.human_moves() or len(st.history()) - self.base} {s.moves_counted}; returns {ret}"
-        from ..solver.match import winners_of
+        from ..solver.match import is_cooperative, winners_of
 
-        w = winners_of(ret)
+        w = winners_of(ret, is_cooperative(st.get_game()))
         verdict = "draw" if not w else "winner: " + ", ".join(f"player {p} ({self.seats[p]})" for p in w)
         return f"game over: {verdict}; returns {ret}"
 

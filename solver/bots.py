@@ -228,3 +228,107 @@ def _tanglung_hint(state) -> Hint | None:
 
 _FAMILIES["tanglung"] = _tanglung
 _HINTS["tanglung"] = _tanglung_hint
+
+
+def by_string(state, native) -> int:
+    """The legal action of ``state`` whose text is ``str(native)`` (engines with the same notation)."""
+    want = str(native)
+    for a in state.legal_actions():
+        if state.action_to_string(a) == want:
+            return a
+    raise SolverError(f"the bot's move {want!r} is not a legal action here")
+
+
+# --- Zangle ---------------------------------------------------------------------------------------
+def _zangle_key(a) -> tuple:
+    return (a.kind, a.target, frozenset(a.pieces), frozenset(a.z), a.src, a.dst)
+
+
+def zangle_action(state, native) -> int:
+    """The int of engine action ``native`` (a Zangle matched by its cards, in any order)."""
+    want = _zangle_key(native)
+    for k, a in state._table().items():
+        if _zangle_key(a) == want:
+            return k
+    raise SolverError(f"the bot's move {native} is not a legal action here")
+
+
+def zangle_solo_best(state, max_states: int = 2_000_000, time_limit: float | None = 20.0):
+    """(first action of a winning line, its length) for a solo state, (None, None) if no line
+    wins, (None, -1) if the search stopped at its limit. The solver knows the face-down cards."""
+    from .zangle_solo import SoloDeal, solve_deal
+
+    e = state.engine
+    if state.is_terminal():
+        return None, None
+    if e.phase != "play":  # a fill choice: try each, the solver takes over in the play phase
+        undecided = False
+        for a in state.legal_actions():
+            c = state.clone()
+            c.apply_action(a)
+            if c.is_terminal():
+                if c.returns()[0] > 0:
+                    return a, 1
+                continue
+            _, n = zangle_solo_best(c, max_states, time_limit)
+            if n is not None and n >= 0:
+                return a, n + 1
+            undecided |= n == -1
+        return None, (-1 if undecided else None)
+    res = solve_deal(SoloDeal.from_game(e), max_states=max_states, time_limit=time_limit)
+    if res.solvable is None:
+        return None, -1
+    if not res.solvable:
+        return None, None
+    return zangle_action(state, res.line[0]), len(res.line)
+
+
+class ZanglePerfectBot(Bot):
+    """Solo: the first action of the solver's winning line (it knows the face-down cards);
+    the look-ahead bot when no line wins."""
+
+    name = "perfect"
+
+    def __init__(self, seed: int = 0):
+        from ..games.zangle.bots import make_bot as zbot
+
+        self.fallback = zbot("lookahead", seed)
+
+    def choose(self, state) -> int:
+        a, _ = zangle_solo_best(state)
+        if a is None:
+            return zangle_action(state, self.fallback.choose(state.engine))
+        return a
+
+
+def _zangle(name: str) -> dict:
+    def z(strength):
+        def make(seed):
+            from ..games.zangle.bots import make_bot as zbot
+
+            b = zbot(strength, seed)
+            return EngineBot(strength, b.choose, zangle_action)
+        return make
+
+    table = {
+        "random": ("any legal action", z("random")),
+        "greedy": ("the best Zangle now, else the most useful other action", z("greedy")),
+    }
+    if name == "zangle-solo":
+        table["lookahead"] = ("greedy play-outs over reshuffled hidden cards (never peeks)", z("lookahead"))
+        table["perfect"] = ("the solver's winning line (it knows the face-down cards)", ZanglePerfectBot)
+        return _strong_alias(table, "lookahead")
+    return _strong_alias(table, "greedy")
+
+
+def _zangle_hint(state) -> Hint | None:
+    if state.get_game().name != "zangle-solo":
+        return None
+    a, n = zangle_solo_best(state)
+    if a is None:
+        return Hint(None, "the solver stopped at its limit" if n == -1 else "no winning line from here (exact search)")
+    return Hint(a, f"the solver's winning line has {n} action{'s' if n != 1 else ''} from here")
+
+
+_FAMILIES["zangle"] = _zangle
+_HINTS["zangle"] = _zangle_hint

@@ -41,15 +41,20 @@ def sample_chance(state, rng: random.Random) -> int:
     return outcomes[-1][0]
 
 
-def winners_of(returns: Sequence[float]) -> list[int]:
-    """Players with the strictly best return; [] for a draw (all equal). One player: a positive
-    return is a win (a solved challenge), anything else a loss."""
-    if len(returns) == 1:
-        return [0] if returns[0] > 0 else []
+def winners_of(returns: Sequence[float], cooperative: bool = False) -> list[int]:
+    """Players with the strictly best return; [] for a draw (all equal). One player or a
+    cooperative game: a positive return is a win for all (a solved challenge), else a loss."""
+    if len(returns) == 1 or cooperative:
+        return list(range(len(returns))) if min(returns) > 0 else []
     best = max(returns)
     if all(r == best for r in returns):
         return []
     return [p for p, r in enumerate(returns) if r == best]
+
+
+def is_cooperative(game) -> bool:
+    """Whether all players share one result (Tanglung co-op): then a game is won or lost by all."""
+    return bool(getattr(game, "cooperative", False)) or game.name.endswith("-coop")
 
 
 def play_game(state, bots: Sequence, rng: random.Random, max_actions: int = MAX_ACTIONS,
@@ -136,6 +141,7 @@ def run_match(game_name: str, bot_names: Sequence[str], games: int = 10, seed: i
     for nm in set(names):
         make_bot(game_name, nm, seed=0)  # unknown names fail before any game is played
     res = MatchResult(game_name, names, games, seed, [0] * n, [0] * n, 0, [0.0] * n)
+    coop = is_cooperative(game)
     for i in range(games):
         shift = i % n if rotate else 0
         deal = derive_seed(seed, i // n if rotate else i)
@@ -146,15 +152,15 @@ def run_match(game_name: str, bot_names: Sequence[str], games: int = 10, seed: i
         played = play_game(state, bots, random.Random(derive_seed(seed, i, 2)), max_actions)
         res.actions += len(played)
         ret = state.returns()
-        win = winners_of(ret)
+        win = winners_of(ret, coop)
         for s in range(n):
             j = (s - shift) % n
             res.total_returns[j] += ret[s]
             if s in win:
                 res.wins[j] += 1
-            elif win or n == 1:
+            elif win or n == 1 or coop:
                 res.losses[j] += 1
-        if not win and n > 1:
+        if not win and n > 1 and not coop:
             res.draws += 1
         if progress:
             progress()
