@@ -46,11 +46,17 @@ def play(
 
     start = resolve_start(game, _params(option), seed)
     seats = default_seats(start, _split(bots))
-    s = PlaySession(start, seats, seed, max_list=max_list)
+    run_session(PlaySession(start, seats, seed, max_list=max_list), log, as_json)
+
+
+def run_session(s, log: Optional[Path] = None, as_json: bool = False) -> None:
+    """Drive a PlaySession on stdin/stdout to the end (or 'quit' / end of input); the per-game
+    play commands call this too."""
+    start, max_list = s.start, s.max_list
     say = (lambda *a, **k: None) if as_json else typer.echo
     if start.goal:
         say(f"goal: {start.goal}" + (f" ({start.optimum_note}: {start.optimum})" if start.optimum is not None else ""))
-    say(f"{start.game}: " + ", ".join(f"player {i} {n}" for i, n in enumerate(seats)))
+    say(f"{start.game}: " + ", ".join(f"player {i} {n}" for i, n in enumerate(s.seats)))
     for line in s.advance():
         say(line)
     while not s.state.is_terminal() and not s.done:

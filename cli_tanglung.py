@@ -278,7 +278,6 @@ def play_cmd(
 ) -> None:
     """Two-player game: you against a bot in the terminal, or bot against bot.
     Example: tanglekit tanglung play --bot greedy --bot random --games 20"""
-    from .games.tanglung.duel import DuelGame, describe_action, parse_action
     from .solver.tanglung_duel import bot_match, make_bot, play_game
 
     opts = _options(option)
@@ -302,37 +301,15 @@ def play_cmd(
         else:
             typer.echo(f"{names[0]} {res['wins'][0]} - {res['wins'][1]} {names[1]} (draws {res['draws']})")
         return
-    opponent = make_bot(names[0], seed)
-    g = DuelGame(opts, seed=seed, first_starter=first - 1)
-    typer.echo("You are player 1. Actions: 'place r,c', 'rooster r,c fan r,c', 'lantern r,c', "
-               "'list', 'undo', 'quit'. Dark cards show as ?.")
-    while not g.is_over():
-        m = g.match
-        if m.to_move == 1:
-            a = opponent.choose(m)
-            typer.echo(f"bot: {describe_action(a)}")
-            g.play(a)
-            continue
-        typer.echo(m.render_text())
-        typer.echo(f"score {g.score[0]}-{g.score[1]}, bumps {m.bumps}, your move:")
-        line = input("> ").strip()
-        if line in ("quit", "q"):
-            raise typer.Exit(0)
-        if line == "list":
-            typer.echo(", ".join(describe_action(a) for a in m.legal_actions()))
-            continue
-        if line == "undo":
-            try:
-                g.undo()
-                g.undo()
-            except TanglekitError as e:
-                typer.echo(str(e))
-            continue
-        try:
-            g.play(parse_action(line))
-        except TanglekitError as e:
-            typer.echo(f"error: {e}")
-    typer.echo(f"game over: score {g.score[0]}-{g.score[1]}")
+    # you against a bot: the common terminal play (`tanglekit play tanglung-duel --bots human,BOT`)
+    from .cli_play import run_session
+    from .games import load_game
+    from .generators.play import PlaySession, Start
+
+    make_bot(names[0], seed)  # an unknown name fails with this command's list
+    game = load_game("tanglung-duel", **opts.to_json(), first_starter=first - 1)
+    start = Start("tanglung-duel", game.new_initial_state(seed=seed))
+    run_session(PlaySession(start, ["human", names[0]], seed))
 
 
 @app.command("analyze")

@@ -226,7 +226,13 @@ class PlaySession:
 
     # -- text -------------------------------------------------------------------------------
     def board(self) -> str:
-        return str(self.state)
+        """The position as a person at the table sees it: hidden cards stay hidden until the end."""
+        st = self.state
+        humans = [p for p, b in enumerate(self.bots) if b is None]
+        if st.is_terminal() or not humans or not st.get_game().has_hidden_information():
+            return str(st)
+        p = st.current_player()
+        return st.observation_string(p if p in humans else humans[0])
 
     def moves_text(self, limit: int | None = None) -> str:
         st = self.state

@@ -332,3 +332,101 @@ def _zangle_hint(state) -> Hint | None:
 
 _FAMILIES["zangle"] = _zangle
 _HINTS["zangle"] = _zangle_hint
+
+
+def native_action(state, native) -> int:
+    """``native`` itself when it is a legal int action of ``state`` (engines whose moves are the
+    API's ints), else the legal action with the same text."""
+    if isinstance(native, int) and native in state.legal_actions():
+        return native
+    return by_string(state, native)
+
+
+# --- QANGO ----------------------------------------------------------------------------------------
+#: seconds a QANGO bot or hint may think per move
+QANGO_THINK = 2.0
+
+
+def qango_position(state):
+    e = state.engine
+    return getattr(e, "position", e)
+
+
+def _qango(name: str) -> dict:
+    def q(strength):
+        def make(seed):
+            from ..games.qango.play import make_bot as qbot
+
+            f = qbot(strength, seed, QANGO_THINK)
+            return EngineBot(strength, lambda eng: f(getattr(eng, "position", eng)), native_action)
+        return make
+
+    return _strong_alias({
+        "random": ("any free cell", q("random")),
+        "search": ("short exact search, then threats and a pattern heuristic", q("search")),
+        "perfect": ("the exact solver's best move (search when it runs out of time)", q("perfect")),
+    }, "search")
+
+
+def _qango_hint(state) -> Hint | None:
+    from .qango_solve import QangoSolver
+
+    pos = qango_position(state)
+    res = QangoSolver(pos.board, pos.allowed_first, tt_bits=20).solve(pos, time_limit=QANGO_THINK * 2)
+    if res.value == "unknown" or res.best_move is None:
+        return None  # undecided in time: the strong bot's move
+    a = native_action(state, res.best_move)
+    if res.value == "win":
+        return Hint(a, f"wins in {(res.plies + 1) // 2} move{'s' if res.plies > 1 else ''} with best play")
+    if res.value == "draw":
+        return Hint(a, "no winning line from here; this move holds the draw")
+    return Hint(None, f"no winning line from here: the opponent wins in {res.plies // 2} moves with best play"
+                      f" ({state.action_to_string(a)} holds out longest)")
+
+
+_FAMILIES["qango"] = _qango
+_HINTS["qango"] = _qango_hint
+
+
+# --- Tangle ---------------------------------------------------------------------------------------
+def _tangle(name: str) -> dict:
+    def t(strength):
+        def make(seed):
+            from .tangle_bots import make_bot as tbot
+
+            b = tbot(strength, seed)
+            return EngineBot(strength, b.choose, tangle_action)
+        return make
+
+    return _strong_alias({
+        "random": ("any legal placement", t("random")),
+        "greedy": ("the capture worth most now, else random", t("greedy")),
+        "builder": ("greedy, grows own tiles, never hands over a capture it can avoid", t("builder")),
+        "lookahead": ("exact best turn against the best reply, then forks", t("lookahead")),
+    }, "lookahead")
+
+
+def tangle_action(state, native) -> int:
+    """The int of a Tangle placement (or pass, -1) chosen on the engine."""
+    if isinstance(native, int) and native >= 0 and native in state.legal_actions():
+        return native
+    return by_string(state, "pass" if native == -1 else state.engine.game.move_text(native))
+
+
+def _tangle_hint(state) -> Hint | None:
+    from .tangle_search import best_turn
+
+    try:
+        r = best_turn(state.engine, "safe", node_limit=200_000)
+    except SolverError:
+        return None  # too open to search exactly: the strong bot's move
+    if r.points <= 0 or not r.placements:
+        return None
+    a = tangle_action(state, r.placements[0])
+    return Hint(a, f"the best turn scores {r.points} point{'s' if r.points != 1 else ''} in "
+                   f"{len(r.placements)} placement{'s' if len(r.placements) != 1 else ''}"
+                   + ("" if r.safe else " (no safe turn exists)"))
+
+
+_FAMILIES["tangle"] = _tangle
+_HINTS["tangle"] = _tangle_hint
