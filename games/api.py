@@ -394,5 +394,6 @@ for _name, _where in (
     ("tanglung-solo", ".tanglung.api:TanglungSolo"),
     ("tanglung-coop", ".tanglung.api:TanglungCoop"),
     ("tanglung-duel", ".tanglung.api:TanglungDuel"),
+    ("qango", ".qango.api:Qango"),
 ):
     register_game(_name, _where)
