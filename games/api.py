@@ -253,14 +253,19 @@ class EngineState(State):
     def _snapshot(self) -> Any:
         return None
 
-    def _save(self) -> Any:
-        """What ``_restore`` needs to take back the next action (default: a deep copy)."""
+    def _copy_engine(self, engine: Any) -> Any:
+        """An independent copy of an engine object (default: a deep copy)."""
         import copy
 
-        return copy.deepcopy(self.engine)
+        return copy.deepcopy(engine)
+
+    def _save(self) -> Any:
+        """What ``_restore`` needs to take back the next action (default: an engine copy)."""
+        return self._copy_engine(self.engine)
 
     def _restore(self, saved: Any) -> None:
-        self.engine = saved
+        # copied again: a clone may hold the same saved entry in its own undo stack
+        self.engine = self._copy_engine(saved)
 
     # -- shared ---------------------------------------------------------------------------
     def legal_actions(self, player: int | None = None) -> list[int]:
@@ -279,7 +284,11 @@ class EngineState(State):
             raise RuleError(f"an action is an int, not {action!r}")
         if action not in self.legal_actions():
             raise RuleError(f"illegal action now: {action} ({self._name_or_number(action)})")
-        saved = self._save()
+        self._push(action, save=True)
+
+    def _push(self, action: int, save: bool) -> None:
+        """Apply a legal action; ``save=False`` skips the undo copy (undo then replays)."""
+        saved = self._save() if save else _REPLAY
         self._apply(action)  # legal, so the engine accepts it
         self._undo_stack.append(saved)
         self._actions.append(action)
@@ -294,9 +303,22 @@ class EngineState(State):
     def undo(self) -> int:
         if not self._actions:
             raise RuleError("nothing to undo")
-        self._restore(self._undo_stack.pop())
+        saved = self._undo_stack.pop()
+        last = self._actions.pop()
         self._legal_cache = None
-        return self._actions.pop()
+        if saved is _REPLAY:  # no copy kept: rebuild from the start
+            fresh = self._replayed(self._actions)
+            self.engine = fresh.engine
+        else:
+            self._restore(saved)
+        return last
+
+    def _replayed(self, actions: list[int]) -> "EngineState":
+        """A new state of this game's start with ``actions`` applied (no undo copies)."""
+        fresh = self._game._start(self._seed, self._start)
+        for a in actions:
+            fresh._push(a, save=False)
+        return fresh
 
     def string_to_action(self, text: str) -> int:
         want = " ".join(str(text).split()).lower()
@@ -312,7 +334,7 @@ class EngineState(State):
         import copy
 
         new = copy.copy(self)
-        new.engine = copy.deepcopy(self.engine)
+        new.engine = self._copy_engine(self.engine)
         new._actions = list(self._actions)
         new._undo_stack = list(self._undo_stack)  # saved entries are never changed in place
         new._legal_cache = None
@@ -325,8 +347,11 @@ class EngineState(State):
             "seed": self._seed,
             "start": self._start,
             "actions": list(self._actions),
-            "position": self._snapshot(),
+            "position": _jsonable(self._snapshot()),  # a copy: engines may share their lists
         }
+
+
+_REPLAY = object()  # undo-stack entry: nothing saved, undo replays from the start
 
 
 def _jsonable(v: Any) -> Any:
@@ -341,9 +366,10 @@ def _jsonable(v: Any) -> Any:
     return str(v)
 
 
-def replay_from_json(game: Game, data: Any, make: Callable[[int, Any], EngineState]) -> EngineState:
-    """The state of ``data`` (a ``to_json`` dict): ``make(seed, start)`` then the actions replayed,
-    checked against the stored position when there is one."""
+def replay_from_json(game: Game, data: Any, make: Callable[[int, Any], EngineState] | None = None) -> EngineState:
+    """The state of ``data`` (a ``to_json`` dict): ``make(seed, start)`` (default
+    ``game._start``) then the actions replayed, checked against the stored position if any."""
+    make = make or game._start
     data = check_json_game(data, game.name)
     try:
         seed = int(data.get("seed") or 0)
@@ -352,10 +378,9 @@ def replay_from_json(game: Game, data: Any, make: Callable[[int, Any], EngineSta
         raise FormatError(f"{game.name} state: seed and actions must be whole numbers") from None
     state = make(seed, data.get("start"))
     for i, a in enumerate(actions):
-        try:
-            state.apply_action(a)
-        except RuleError as e:
-            raise FormatError(f"{game.name} state: action {i} ({a}) does not apply: {e}") from None
+        if state.is_terminal() or a not in state.legal_actions():
+            raise FormatError(f"{game.name} state: action {i} ({a}) is not legal there")
+        state._push(a, save=False)  # undo past this point replays from the start
     if data.get("position") is not None and _jsonable(state._snapshot()) != data["position"]:
         raise FormatError(f"{game.name} state: the position does not match the actions played")
     return state
@@ -363,8 +388,12 @@ def replay_from_json(game: Game, data: Any, make: Callable[[int, Any], EngineSta
 
 # games built in (module relative to this package : Game class), in game_names() order
 for _name, _where in (
+    ("zangle-solo", ".zangle.api:ZangleSolo"),
+    ("zangle-turn", ".zangle.api:ZangleTurn"),
+    ("zangle-speed", ".zangle.api:ZangleSpeed"),
     ("tanglung-solo", ".tanglung.api:TanglungSolo"),
     ("tanglung-coop", ".tanglung.api:TanglungCoop"),
     ("tanglung-duel", ".tanglung.api:TanglungDuel"),
+    ("qango", ".qango.api:Qango"),
 ):
     register_game(_name, _where)

@@ -12,7 +12,9 @@ import pytest
 from tanglekit.errors import RuleError, TanglekitError
 from tanglekit.games import CHANCE, TERMINAL, game_names, load_game
 
-SEEDS = {"default": (1, 2)}
+SEEDS = {"default": (1, 2), "zangle-speed": (1,), "qango": (1, 2, 3, 4)}
+# game parameters for the playouts (shorter games where a default game is long)
+PARAMS = {"zangle-speed": {"rounds": 2}, "tanglung-solo": {"max_turns": 60}, "tanglung-coop": {"max_turns": 60}}
 # the JSON check replays the game from the start: every step up to FULL_EVERY_UNTIL, then every
 # FULL_EVERY-th step (keeps long playouts linear-ish)
 FULL_EVERY_UNTIL, FULL_EVERY = 20, 10
@@ -30,6 +32,21 @@ def _expected_returns(name: str, state) -> list[float]:
         if max(score) < 2:
             return [0.0, 0.0]
         return [1.0, -1.0] if score[0] >= 2 else [-1.0, 1.0]
+    if name == "zangle-solo":
+        return [1.0 if e.outcome == "win" and e.tableau_left() == 0 else 0.0]
+    if name in ("zangle-turn", "zangle-speed"):
+        totals = [sum(r[p] for r in e.round_points) for p in range(e.players)]
+        if e.bonus is None:  # no bonus round: the fewest points win
+            assert e.winners == [p for p in range(e.players) if totals[p] == min(totals)]
+        return [1.0 if p in e.winners else -1.0 for p in range(e.players)]
+    if name == "qango":
+        pos = state.position
+        wins = [any(m & side == m for m in pos.board.pattern_masks) for side in (pos.x, pos.o)]
+        assert not all(wins)
+        if not any(wins):  # a draw only on a full board or at the counter limit
+            assert pos.n_counters >= pos.board.limit or not pos.empty_mask()
+            return [0.0, 0.0]
+        return [1.0, -1.0] if wins[0] else [-1.0, 1.0]
     raise AssertionError(f"no outcome oracle for {name}")
 
 
@@ -40,6 +57,10 @@ def _engine_done(name: str, state) -> bool:
         return e.is_won() or not e.legal_moves() or len(e.log) >= e.options.max_turns
     if name == "tanglung-duel":
         return e.is_over()
+    if name == "qango":
+        return e.position.is_over() and not e.position.legal_moves()
+    if name.startswith("zangle-"):
+        return e.is_terminal() and not e.legal_actions()
     raise AssertionError(name)
 
 
@@ -106,7 +127,7 @@ def _check_step(game, state, rng: random.Random, full: bool) -> int:
 
 @pytest.mark.parametrize("name", game_names())
 def test_random_playouts(name):
-    game = load_game(name)
+    game = load_game(name, **PARAMS.get(name, {}))
     n = game.num_players()
     assert n >= 1
     seeds = SEEDS.get(name, SEEDS["default"])
@@ -159,6 +180,7 @@ def test_api_errors(name):
 
 def test_registry():
     names = game_names()
-    assert names[:3] == ["tanglung-solo", "tanglung-coop", "tanglung-duel"] or len(names) >= 9
+    assert {"zangle-solo", "zangle-turn", "zangle-speed", "tanglung-solo", "tanglung-coop",
+            "tanglung-duel"} <= set(names)
     with pytest.raises(RuleError):
         load_game("chess")

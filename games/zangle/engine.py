@@ -216,6 +216,10 @@ def _copy_value(v):
         return {k: _copy_value(x) for k, x in v.items()}
     if isinstance(v, set):
         return set(v)
+    if type(v) is random.Random:  # same state, far cheaper than a deep copy
+        r = random.Random()
+        r.setstate(v.getstate())
+        return r
     if isinstance(v, (random.Random, np.random.Generator)):
         return copy.deepcopy(v)
     return v

@@ -1,0 +1,128 @@
+"""QANGO in the common game API: ``qango`` (players 0 = X, who moves first, and 1 = O).
+
+An action is a cell index ``row * width + col`` of the board; text ``r,c`` (``r c`` is read
+too). Returns +1 / -1 for a win, 0 / 0 for a draw. No chance, no hidden information; the seed is
+unused. Parameters are the rule options ``board``, ``opening`` and ``max_counters``.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from ...errors import FormatError, RuleError
+from ..api import TERMINAL, EngineState, Game, replay_from_json
+from .position import Game as QangoEngine, Position, QangoOptions, parse_position, position_from_json
+from .svg import board_svg
+
+
+class QangoState(EngineState):
+    """A QANGO game (the engine is a ``qango.Game``: a start position and the cells played)."""
+
+    engine: QangoEngine
+
+    @property
+    def position(self) -> Position:
+        return self.engine.position
+
+    def current_player(self) -> int:
+        p = self.engine.position
+        if p.is_over():
+            return TERMINAL
+        return 0 if p.to_move == "X" else 1
+
+    def is_terminal(self) -> bool:
+        return self.engine.position.is_over()
+
+    def returns(self) -> list[float]:
+        out = self.engine.position.outcome()
+        if out == "X":
+            return [1.0, -1.0]
+        if out == "O":
+            return [-1.0, 1.0]
+        return [0.0, 0.0]
+
+    def _legal(self) -> list[int]:
+        return self.engine.position.legal_moves()
+
+    def _apply(self, action: int) -> None:
+        self.engine.play(action)
+
+    def _copy_engine(self, engine: QangoEngine) -> QangoEngine:
+        new = copy.copy(engine)  # positions are immutable: only the move list is copied
+        new.moves = list(engine.moves)
+        return new
+
+    def action_to_string(self, action: int) -> str:
+        b = self.engine.position.board
+        if not 0 <= action < b.n_cells or action in b.off_board:
+            raise RuleError(f"no cell {action} on {b.title}")
+        r, c = b.rc(action)
+        return f"{r},{c}"
+
+    def string_to_action(self, text: str) -> int:
+        b = self.engine.position.board
+        try:
+            r, c = (int(x) for x in str(text).replace(",", " ").split())
+        except ValueError:
+            raise FormatError(f"bad QANGO move {text!r}: expected row,col like 2,3") from None
+        if not (0 <= r < b.height and 0 <= c < b.width):
+            raise RuleError(f"cell {text!r} is off the {b.title} board")
+        a = r * b.width + c
+        if a not in self.legal_actions():
+            raise RuleError(f"illegal move {text!r} now")
+        return a
+
+    def _snapshot(self):
+        return self.engine.position.to_json()
+
+    def __str__(self) -> str:
+        p = self.engine.position
+        out = p.outcome()
+        tail = f"{p.to_move} to move" if out is None else ("draw" if out == "draw" else f"{out} wins")
+        return p.to_text("\n") + f"\n{tail}"
+
+    def to_svg(self) -> str:
+        p = self.engine.position
+        out = p.outcome()
+        title = f"{p.to_move} to move" if out is None else ("draw" if out == "draw" else f"{out} wins")
+        return board_svg(p.board, p.x, p.o, title=title)
+
+
+class Qango(Game):
+    """QANGO for two players on a built-in or file board."""
+
+    name = "qango"
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self.options = QangoOptions.from_dict({k: (str(v) if k == "board" and isinstance(v, int) else v)
+                                               for k, v in params.items()})
+        self.board, self.allowed_first = self.options.resolve()
+
+    def num_players(self) -> int:
+        return 2
+
+    def _start(self, seed: int, start) -> QangoState:
+        pos = None
+        if start is not None:
+            pos = parse_position(str(start), self.board, self.allowed_first)
+        engine = QangoEngine(self.options, pos)
+        return QangoState(self, engine, seed, start)
+
+    def new_initial_state(self, seed: int | None = None) -> QangoState:
+        return self._start(int(seed or 0), None)
+
+    def new_initial_state_from(self, instance) -> QangoState:
+        """From a position: a ``Position``, its text (``XO..../...``, rows by ``/``) or JSON."""
+        if isinstance(instance, Position):
+            pos = instance
+        elif isinstance(instance, dict):
+            pos = position_from_json(instance, self.board, self.allowed_first)
+        else:
+            pos = parse_position(str(instance), self.board, self.allowed_first)
+        if pos.board.name != self.board.name:
+            raise RuleError(f"this position is on board {pos.board.name}, the game on {self.board.name}")
+        return self._start(0, pos.to_text())
+
+    def state_from_json(self, data: dict) -> QangoState:
+        return replay_from_json(self, data)
