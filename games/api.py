@@ -395,5 +395,6 @@ for _name, _where in (
     ("tanglung-coop", ".tanglung.api:TanglungCoop"),
     ("tanglung-duel", ".tanglung.api:TanglungDuel"),
     ("qango", ".qango.api:Qango"),
+    ("zinga", ".zinga.api:Zinga"),
 ):
     register_game(_name, _where)
