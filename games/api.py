@@ -396,5 +396,6 @@ for _name, _where in (
     ("tanglung-duel", ".tanglung.api:TanglungDuel"),
     ("qango", ".qango.api:Qango"),
     ("zinga", ".zinga.api:Zinga"),
+    ("tangle", ".tangle.api:Tangle"),
 ):
     register_game(_name, _where)

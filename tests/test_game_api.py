@@ -58,7 +58,25 @@ def _expected_returns(name: str, state) -> list[float]:
         line = any(m & g.players[g.winner].ticked == m for m in LINE_MASKS)
         assert line or alive == [g.winner]
         return [1.0 if p == g.winner else -1.0 for p in range(g.n)]
+    if name == "tangle":
+        g = e.game
+        # scores recounted from the captured tiles and the pieces that closed them
+        assert sum(e.scores) == sum(c.points for c in _tangle_captures(e))
+        best = max(e.scores)
+        lead = [t for t, s in enumerate(e.scores) if s == best]
+        assert e.over and (best >= g.options.target_score or any(e.pieces_left(p) == 0 for p in range(g.n_players))
+                           or e.passes >= g.n_players)
+        return [(1.0 if len(lead) == 1 else 0.0) if g.team_of[p] in lead else -1.0 for p in range(g.n_players)]
     raise AssertionError(f"no outcome oracle for {name}")
+
+
+def _tangle_captures(e):
+    """Replay the engine's log on a fresh engine state, collecting every capture."""
+    s = e.game.new_state()
+    caps = []
+    for p in e.moves:
+        caps += s.push(p)
+    return caps
 
 
 def _engine_done(name: str, state) -> bool:
@@ -68,6 +86,8 @@ def _engine_done(name: str, state) -> bool:
         return e.is_won() or not e.legal_moves() or len(e.log) >= e.options.max_turns
     if name == "tanglung-duel":
         return e.is_over()
+    if name == "tangle":
+        return e.over and not e.legal_moves()
     if name == "zinga":
         return e.game.is_over() and not e.game.legal_moves()
     if name == "qango":
