@@ -395,5 +395,7 @@ for _name, _where in (
     ("tanglung-coop", ".tanglung.api:TanglungCoop"),
     ("tanglung-duel", ".tanglung.api:TanglungDuel"),
     ("qango", ".qango.api:Qango"),
+    ("zinga", ".zinga.api:Zinga"),
+    ("tangle", ".tangle.api:Tangle"),
 ):
     register_game(_name, _where)

@@ -11,8 +11,9 @@ import pytest
 
 from tanglekit.errors import RuleError, TanglekitError
 from tanglekit.games import CHANCE, TERMINAL, game_names, load_game
+from tanglekit.games.zinga.rules import LINE_MASKS
 
-SEEDS = {"default": (1, 2), "zangle-speed": (1,), "qango": (1, 2, 3, 4)}
+SEEDS = {"default": (1, 2), "zangle-speed": (1,), "qango": (1, 2, 3, 4), "zinga": (1, 2, 3)}
 # game parameters for the playouts (shorter games where a default game is long)
 PARAMS = {"zangle-speed": {"rounds": 2}, "tanglung-solo": {"max_turns": 60}, "tanglung-coop": {"max_turns": 60}}
 # the JSON check replays the game from the start: every step up to FULL_EVERY_UNTIL, then every
@@ -47,7 +48,35 @@ def _expected_returns(name: str, state) -> list[float]:
             assert pos.n_counters >= pos.board.limit or not pos.empty_mask()
             return [0.0, 0.0]
         return [1.0, -1.0] if wins[0] else [-1.0, 1.0]
+    if name == "zinga":
+        g = e.game
+        alive = [p for p in range(g.n) if g.players[p].alive]
+        if g.winner is None:
+            assert g.draw
+            return [0.0] * g.n
+        # won by a line of five ticks, or as the last player standing
+        line = any(m & g.players[g.winner].ticked == m for m in LINE_MASKS)
+        assert line or alive == [g.winner]
+        return [1.0 if p == g.winner else -1.0 for p in range(g.n)]
+    if name == "tangle":
+        g = e.game
+        # scores recounted from the captured tiles and the pieces that closed them
+        assert sum(e.scores) == sum(c.points for c in _tangle_captures(e))
+        best = max(e.scores)
+        lead = [t for t, s in enumerate(e.scores) if s == best]
+        assert e.over and (best >= g.options.target_score or any(e.pieces_left(p) == 0 for p in range(g.n_players))
+                           or e.passes >= g.n_players)
+        return [(1.0 if len(lead) == 1 else 0.0) if g.team_of[p] in lead else -1.0 for p in range(g.n_players)]
     raise AssertionError(f"no outcome oracle for {name}")
+
+
+def _tangle_captures(e):
+    """Replay the engine's log on a fresh engine state, collecting every capture."""
+    s = e.game.new_state()
+    caps = []
+    for p in e.moves:
+        caps += s.push(p)
+    return caps
 
 
 def _engine_done(name: str, state) -> bool:
@@ -57,11 +86,30 @@ def _engine_done(name: str, state) -> bool:
         return e.is_won() or not e.legal_moves() or len(e.log) >= e.options.max_turns
     if name == "tanglung-duel":
         return e.is_over()
+    if name == "tangle":
+        return e.over and not e.legal_moves()
+    if name == "zinga":
+        return e.game.is_over() and not e.game.legal_moves()
     if name == "qango":
         return e.position.is_over() and not e.position.legal_moves()
     if name.startswith("zangle-"):
         return e.is_terminal() and not e.legal_actions()
     raise AssertionError(name)
+
+
+def _zinga_policy(state, legal, rng):
+    """Mostly calls the rules accept (uniform play blunders at once, so games end before a tick)."""
+    from tanglekit.games.zinga.api import CLAIM, PASS
+
+    g = state.engine.game
+    if g.phase != "race":
+        return rng.choice(legal)
+    good = [CLAIM + m.code for m in g.legal_moves() if m.kind == "claim" and m.player == state.current_player()]
+    return rng.choice(good) if good and rng.random() < 0.7 else PASS
+
+
+# a playout policy for some seeds (others play uniformly at random)
+POLICY = {"zinga": (_zinga_policy, (2, 3))}
 
 
 def _full(step: int) -> bool:
@@ -74,7 +122,7 @@ def _illegal_candidates(legal: list[int], rng: random.Random) -> list[int]:
     return [a for a in cands if a not in legal]
 
 
-def _check_step(game, state, rng: random.Random, full: bool) -> int:
+def _check_step(game, state, rng: random.Random, full: bool, policy=None) -> int:
     """All per-step checks; returns the action to play."""
     before = state.to_json()
     player = state.current_player()
@@ -94,7 +142,7 @@ def _check_step(game, state, rng: random.Random, full: bool) -> int:
                 break
     else:
         assert 0 <= player < game.num_players() and not state.is_chance_node()
-        action = rng.choice(legal)
+        action = policy(state, legal, rng) if policy else rng.choice(legal)
     # action text round trip (a sample of the legal actions to keep long games fast)
     sample = legal if len(legal) <= 12 else rng.sample(legal, 12) + [action]
     for a in sample:
@@ -139,8 +187,10 @@ def test_random_playouts(name):
         with pytest.raises(RuleError):
             state.undo()
         played = []
+        policy, policy_seeds = POLICY.get(name, (None, ()))
+        policy = policy if seed in policy_seeds else None
         while not state.is_terminal() and len(played) < cap:
-            played.append(_check_step(game, state, rng, _full(len(played))))
+            played.append(_check_step(game, state, rng, _full(len(played)), policy))
         assert state.history() == played
         assert str(state) and state.to_svg().lstrip().startswith("<svg")
         assert state._repr_svg_() == state.to_svg()

@@ -1,0 +1,130 @@
+"""Tangle in the common game API: ``tangle`` (2-4 players; ``partners`` plays 0+2 against 1+3).
+
+An action is a placement index of the game's precomputed placement list (every placement of
+every piece kind on the board), and ``pass`` (legal only when no placement is) is the number of
+placements. Text: the engine's notation, ``V2 4,5:0 4,5:1`` (piece, then each side as
+``col,row:side``) or ``pass``. No chance and no hidden information; the seed is unused.
+Returns: +1 for the players of the single highest-scoring team, 0 for a team tied for the
+lead, -1 for the others.
+"""
+
+from __future__ import annotations
+
+from ...errors import FormatError, RuleError
+from ..api import TERMINAL, EngineState, Game, replay_from_json, split_params
+from .board import Board, PieceSet
+from .engine import PASS, TangleState, cached_game, load_state
+from .svg import svg_position
+
+
+class TangleApiState(EngineState):
+    """A Tangle game (the engine is a ``TangleState``; undo by its own push/pop stack)."""
+
+    engine: TangleState
+
+    @property
+    def _pass(self) -> int:
+        return self.engine.game.n_placements
+
+    def current_player(self) -> int:
+        return TERMINAL if self.engine.over else self.engine.to_move
+
+    def is_terminal(self) -> bool:
+        return self.engine.over
+
+    def returns(self) -> list[float]:
+        e, g = self.engine, self.engine.game
+        if not e.over:
+            return [0.0] * g.n_players
+        win = e.winners()
+        return [(1.0 if len(win) == 1 else 0.0) if g.team_of[p] in win else -1.0 for p in range(g.n_players)]
+
+    def _legal(self) -> list[int]:
+        return [self._pass if p == PASS else p for p in self.engine.legal_moves()]
+
+    def _apply(self, action: int) -> None:
+        self.engine.push(PASS if action == self._pass else action)
+
+    def _save(self):
+        return None
+
+    def _restore(self, saved) -> None:
+        self.engine.pop()
+
+    def _copy_engine(self, engine: TangleState) -> TangleState:
+        return engine.clone()  # replays the log, so the copy can be undone too
+
+    def action_to_string(self, action: int) -> str:
+        g = self.engine.game
+        if action == self._pass:
+            return "pass"
+        if not 0 <= action < g.n_placements:
+            raise RuleError(f"no such Tangle placement: {action}")
+        return g.move_text(action)
+
+    def string_to_action(self, text: str) -> int:
+        p = self.engine.game.parse_move(str(text))
+        a = self._pass if p == PASS else p
+        if a not in self.legal_actions():
+            raise RuleError(f"illegal move now: {text!r}")
+        return a
+
+    def _snapshot(self):
+        e = self.engine
+        return {"scores": list(e.scores), "to_move": e.to_move, "turns_left": e.turns_left, "over": e.over,
+                "captured": sorted(e.captured.items()), "remaining": [list(r) for r in e.remaining]}
+
+    def __str__(self) -> str:
+        e = self.engine
+        last = e.game.move_text(e.moves[-1]) if e.moves else "-"
+        return f"{e.summary()}\nmoves {len(e.moves)}, last {last}; pieces left {[e.pieces_left(p) for p in range(e.game.n_players)]}"
+
+    def to_svg(self) -> str:
+        return svg_position(self.engine.game, self.engine, title=self.engine.summary())
+
+
+class Tangle(Game):
+    """Tangle on a board and piece set (defaults: the shipped assumed data) for ``players``."""
+
+    name = "tangle"
+    setup_params = {"players": 2, "board": "tangle-default", "pieces": "tangle-default"}
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        setup, opts = split_params(params, self.setup_params)
+        spec = {
+            "board": setup["board"].to_json() if isinstance(setup["board"], Board) else setup["board"],
+            "pieces": setup["pieces"].to_json() if isinstance(setup["pieces"], PieceSet) else setup["pieces"],
+            "players": int(setup["players"]),
+            "options": opts,
+        }
+        self.engine_game = cached_game(spec)
+        self.spec = self.engine_game.spec()
+
+    def num_players(self) -> int:
+        return self.engine_game.n_players
+
+    def _start(self, seed: int, start) -> TangleApiState:
+        engine = self.engine_game.new_state()
+        if start is not None:
+            for m in start:
+                p = self.engine_game.parse_move(m)
+                if not engine.is_legal(p):
+                    raise RuleError(f"start move {m!r} is illegal there")
+                engine.push(p)  # the wrapper's history starts after these: no undo past them
+        return TangleApiState(self, engine, seed, start)
+
+    def new_initial_state(self, seed: int | None = None) -> TangleApiState:
+        return self._start(int(seed or 0), None)
+
+    def new_initial_state_from(self, instance) -> TangleApiState:
+        """From a state or puzzle (a ``TangleState``, its JSON dict or a file path) whose board,
+        pieces, players and options are this game's; its moves become the start position."""
+        state = instance if isinstance(instance, TangleState) else load_state(instance)
+        if state.game.spec() != self.spec:
+            raise RuleError("this position is for other game parameters (board, pieces, players or options)")
+        moves = [self.engine_game.move_json(p) for p in state.moves]
+        return self._start(0, moves)
+
+    def state_from_json(self, data: dict) -> TangleApiState:
+        return replay_from_json(self, data)
