@@ -306,7 +306,7 @@ def play_cmd(
 ) -> None:
     """Play in the terminal: human vs bot (enter 'row col'; 'u' undoes, 'q' quits) or bot vs bot."""
     from .games.qango import Game, QangoOptions
-    from .games.qango.play import make_bot
+    from .solver.qango_bots import make_bot
     from .games.qango.svg import board_terminal
 
     g = Game(QangoOptions(board=board, opening=opening))

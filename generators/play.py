@@ -101,7 +101,7 @@ def _qango_start(spec: str, params: dict) -> Start:
     game = load_game("qango", board=puz.board.name, **params)
     state = game.new_initial_state_from(puz.position)
     me = state.current_player()
-    return Start("qango", state, spec, (me,), "perfect", puz.k, f"win in {puz.k}",
+    return Start("qango", state, spec, (me,), "perfect", puz.k, "fewest moves",
                  f"{puz.position.to_move} to move wins in {puz.k}", "moves")
 
 

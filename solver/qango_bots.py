@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from ...errors import RuleError
-from .position import Position
+from ..errors import RuleError
+from ..games.qango.position import Position
 
 BOT_NAMES = ("random", "search", "perfect")
 
@@ -18,7 +18,7 @@ def make_bot(name: str, seed: int = 0, think: float = 2.0):
     solvers: dict = {}
 
     def solver_for(pos: Position):
-        from ...solver.qango_solve import QangoSolver
+        from .qango_solve import QangoSolver
 
         key = id(pos.board)
         if key not in solvers:
@@ -34,6 +34,8 @@ def make_bot(name: str, seed: int = 0, think: float = 2.0):
         res = s.solve(pos, time_limit=limit or think, max_plies=plies)
         if res.best_move is not None and res.value in ("win", "draw"):
             return res.best_move
+        s.stats[:] = 0  # the short checks below run without the search's deadline
+        s.deadline = float("inf")
         # no forced win found: block a threat, else the move with the best heuristic score
         pm = pos.board.pattern_masks
         moves = pos.legal_moves()
