@@ -59,7 +59,7 @@ def run_session(s, log: Optional[Path] = None, as_json: bool = False) -> None:
     say(f"{start.game}: " + ", ".join(f"player {i} {n}" for i, n in enumerate(s.seats)))
     for line in s.advance():
         say(line)
-    while not s.state.is_terminal() and not s.done:
+    while not s.finished() and not s.done:
         typer.echo(s.board())
         typer.echo(s.moves_text(max_list))
         typer.echo(s.prompt() + "> ", nl=False)
@@ -72,12 +72,12 @@ def run_session(s, log: Optional[Path] = None, as_json: bool = False) -> None:
             typer.echo(line)
     if not as_json:
         typer.echo(s.board())
-        typer.echo(s.result() if s.state.is_terminal() else "game left unfinished")
+        typer.echo(s.result() if s.finished() else "game left unfinished")
     if log is not None:
         write_text(log, json.dumps(s.log(), indent=1), "log")
     if as_json:
         d = s.log()
-        d["result"] = s.result() if s.state.is_terminal() else None
+        d["result"] = s.result() if s.finished() else None
         print_json(d)
 
 

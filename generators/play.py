@@ -33,6 +33,7 @@ class Start:
     goal: str = ""
     moves_counted: str = "moves"
     initial: object = None  # where the moves being played began (a log's start), default: state
+    one_turn: bool = False  # a puzzle about one turn (Tangle): the session ends with that turn
 
 
 def _looks_like_file(spec: str) -> bool:
@@ -114,10 +115,15 @@ def _tangle_start(spec: str, params: dict) -> Start:
     native = out if not isinstance(out, dict) else state_from_json(out)
     game = load_game("tangle", **params)
     state = game.new_initial_state_from(native)
-    if isinstance(out, dict) and "points" in out:
-        return Start("tangle", state, spec, (state.current_player(),), "strong", out["points"],
-                     "points of the best capture chain", out.get("question", ""), "points")
-    return Start("tangle", state, spec)
+    if isinstance(out, dict):
+        points, question = out["points"], out.get("question", "")
+    else:  # the descriptive form holds the position only: the solver gives the best turn
+        from ..solver.tangle_search import best_turn
+
+        points = best_turn(native, "points").points
+        question = f"Player {native.to_move} to move: score {points} points this turn."
+    return Start("tangle", state, spec, (state.current_player(),), "strong", points,
+                 "best chain", question, "points", one_turn=True)
 
 
 def _file_start(spec: str) -> Start:
@@ -193,6 +199,7 @@ class PlaySession:
         self.base = len(self.initial.history())
         self.bots = [None if s == "human" else make_bot(self.game_name, s, derive_seed(self.seed, i) % (1 << 31))
                      for i, s in enumerate(self.seats)]
+        self.first_player = st.current_player()
 
     @property
     def state(self):
@@ -239,10 +246,16 @@ class PlaySession:
         acts = st.legal_actions()
         shown = acts if limit is None else acts[:limit]
         items = [f"{i}) {st.action_to_string(a)}" for i, a in enumerate(shown, 1)]
-        text = "  ".join(items)
         if len(shown) < len(acts):
-            text += f"  ... {len(acts) - len(shown)} more ('moves' lists all)"
-        return text
+            items.append(f"... {len(acts) - len(shown)} more ('moves' lists all)")
+        lines, cur = [], ""
+        for it in items:  # wrapped at 100 columns, whole moves per line
+            if cur and len(cur) + 2 + len(it) > 100:
+                lines.append(cur)
+                cur = it
+            else:
+                cur = f"{cur}  {it}" if cur else it
+        return "\n".join(lines + [cur])
 
     def prompt(self) -> str:
         p = self.state.current_player()
@@ -266,12 +279,14 @@ class PlaySession:
         ret = st.returns()
         s = self.start
         humans = [p for p, b in enumerate(self.bots) if b is None]
+        if s.one_turn:
+            pts = self.turn_points()
+            verdict = "solved" if pts >= (s.optimum or 0) else "not solved"
+            return f"{verdict}: {pts} points this turn ({s.optimum_note}: {s.optimum} points)"
         if s.optimum is not None and humans and len(humans) == 1:
             me = humans[0]
             mine = self.human_moves()
             won = ret[me] > 0 and (st.num_players() == 1 or ret[me] == max(ret) > min(ret))
-            if s.moves_counted == "points":
-                return f"game over: returns {ret} (best chain: {s.optimum} points)"
             if won:
                 return f"solved in {mine} {s.moves_counted} ({s.optimum_note}: {s.optimum})"
             return f"not solved: returns {ret} ({s.optimum_note}: {s.optimum})"
@@ -282,6 +297,21 @@ class PlaySession:
         w = winners_of(ret, is_cooperative(st.get_game()))
         verdict = "draw" if not w else "winner: " + ", ".join(f"player {p} ({self.seats[p]})" for p in w)
         return f"game over: {verdict}; returns {ret}"
+
+    def turn_points(self) -> int:
+        """Points the puzzle's player scored since the start (Tangle turn puzzles)."""
+        e0, e = self.initial.engine, self.state.engine
+        team = e.game.team_of[self.first_player]
+        return e.scores[team] - e0.scores[team]
+
+    def finished(self) -> bool:
+        """Over, or (a one-turn puzzle) the puzzle's turn has ended or reached its points."""
+        st = self.state
+        if st.is_terminal():
+            return True
+        if not self.start.one_turn or len(st.history()) <= self.base:
+            return False
+        return st.current_player() != self.first_player or self.turn_points() >= (self.start.optimum or 0)
 
     # -- input ------------------------------------------------------------------------------
     def parse_move(self, text: str) -> int:
@@ -348,7 +378,10 @@ class PlaySession:
             self.state.apply_action(a)
         except TanglekitError as e:
             return [f"illegal: {e}"]
-        return [f"player {p}: {name}" if self.state.num_players() > 1 else f"played {name}"] + self.advance()
+        out = [f"player {p}: {name}" if self.state.num_players() > 1 else f"played {name}"]
+        if self.finished():
+            return out
+        return out + self.advance()
 
     # -- log --------------------------------------------------------------------------------
     def log(self) -> dict:

@@ -154,3 +154,124 @@ def test_play_bad_input_is_one_error():
     r = run("play", "tanglung-sol", rc=2)
     assert "did you mean tanglung-solo" in str(r.exception)
     run("play", "tanglung-solo", "--bots", "human,human", rc=2)
+
+
+# --- a bot match per game, each checked against an outside truth ---------------------------------
+@pytest.mark.parametrize("mode", ["turn", "speed", "solo"])
+def test_zangle_bots_through_the_api_play_the_engines_own_games(mode):
+    """Greedy is deterministic: the API game between wrapped greedy bots is the very game the
+    engine's own loop (games/zangle/play.py) plays, action for action."""
+    from tanglekit.games import load_game
+    from tanglekit.games.zangle.play import play_game as native_game
+    from tanglekit.solver.bots import make_bot
+    from tanglekit.solver.match import play_game
+
+    players = 1 if mode == "solo" else 2
+    for seed in range(2):
+        ref = native_game(mode, players, ["greedy"], seed=seed)
+        st = load_game(f"zangle-{mode}").new_initial_state(seed=seed)
+        played = play_game(st, [make_bot(f"zangle-{mode}", "greedy", i) for i in range(players)], random.Random(0))
+        assert st.returns() == ref["returns"] and len(played) == ref["actions"]
+
+
+def test_zangle_solo_perfect_bot_wins_every_deal_the_solver_can_win():
+    from tanglekit.solver.match import run_match
+    from tanglekit.solver.zangle_solo import SoloDeal, solve_deal
+
+    from tanglekit.games import load_game
+    from tanglekit.solver.match import derive_seed
+
+    res = run_match("zangle-solo", ["perfect"], games=4, seed=0)
+    game = load_game("zangle-solo")
+    winnable = 0
+    for i in range(4):  # the deals run_match dealt
+        st = game.new_initial_state(seed=derive_seed(0, i) % (1 << 31))
+        winnable += bool(solve_deal(SoloDeal.from_game(st.engine)).solvable)
+    assert res.wins[0] == winnable > 0
+
+
+def test_qango_perfect_first_player_wins_the_solved_board_in_11_plies():
+    """QANGO 6 (standard opening) is a first-player win in 11 plies (docs/qango.md): the
+    perfect bot as X wins every game against the search bot, never taking more plies."""
+    from tanglekit.solver.match import run_match
+
+    res = run_match("qango", ["perfect", "search"], games=2, seed=0, rotate=False)
+    assert res.wins == [2, 0] and res.draws == 0
+    assert res.actions <= 2 * 11
+
+
+@pytest.mark.parametrize("game,strong,games", [("tangle", "lookahead", 4), ("zinga", "perfect", 4),
+                                               ("tanglung-duel", "pimc", 2)])
+def test_strong_bot_beats_random(game, strong, games):
+    from tanglekit.solver.match import run_match
+
+    res = run_match(game, [strong, "random"], games=games, seed=1)
+    assert res.wins[0] == games, res.to_json()
+
+
+def test_tanglung_coop_perfect_pair_takes_the_solver_moves():
+    from tanglekit.games import load_game
+    from tanglekit.solver.bots import make_bot
+    from tanglekit.solver.match import play_game
+    from tanglekit.solver.tanglung_coop import solve_coop
+
+    st = load_game("tanglung-coop").new_initial_state(seed=3)
+    e = st.engine
+    sol = solve_coop(e.layout, tuple(e.starts), e.options)
+    played = play_game(st, [make_bot("tanglung-coop", "perfect", i) for i in range(2)], random.Random(0))
+    assert (st.returns() == [1.0, 1.0]) == sol.solvable
+    if sol.solvable:
+        assert len(played) == sol.moves
+
+
+# --- every solo challenge / puzzle played to "solved" in the terminal ---------------------------
+ZANGLE_ID = "zangle:solo,piles=5,easy:2h2a0r.061z18382t0v0q.0w.013b.0h0b34.1l2b1y21.19321a0p0g"
+QANGO_ID = "qango:6:k2:.X.OOX/O....O/XO.X../..XO../X...../....X."
+TANGLE_ID = ("tangle:players=2,board=tangle-default,pieces=tangle-default,min_points=10,min_chain=2:"
+             "qk.2tg.1rv.1sd.fm.1rg.2xk.2qp.2ir")
+
+
+def test_play_zangle_challenge_to_solved():
+    from tanglekit.generators.play import resolve_start
+    from tanglekit.solver.bots import zangle_action
+    from tanglekit.solver.zangle_solo import load_solo_deal, solve_deal
+
+    st = resolve_start(ZANGLE_ID).state
+    moves = []
+    for a in solve_deal(load_solo_deal(ZANGLE_ID)).line:  # the solver's line, in the game's notation
+        k = zangle_action(st, a)
+        moves.append(st.action_to_string(k))
+        st.apply_action(k)
+    out = run("play", ZANGLE_ID, stdin="\n".join(["discard"] + moves[:1] + ["undo", "hint"] + moves) + "\n").stdout
+    assert "illegal: " in out  # no discard while a Zangle is on the table (voluntary_discard off)
+    assert f"hint: " in out and "the solver's winning line has 11 actions from here" in out
+    assert f"solved in {len(moves)} actions (the solver's winning line: {len(moves)})" in out
+
+
+def test_play_qango_puzzle_to_solved_against_the_perfect_defender():
+    from tanglekit.generators.play import resolve_start
+    from tanglekit.solver.bots import hint, make_bot
+
+    st = resolve_start(QANGO_ID).state
+    line = []
+    while not st.is_terminal():  # the winner's hints against the defender the session seats
+        a = hint(st).action if st.current_player() == 1 else make_bot("qango", "perfect").choose(st)
+        if st.current_player() == 1:
+            line.append(st.action_to_string(a))
+        st.apply_action(a)
+    assert st.returns() == [-1.0, 1.0] and len(line) == 2
+    out = run("play", QANGO_ID, stdin="0,1\n" + "\n".join(line) + "\n").stdout
+    assert "goal: O to move wins in 2 (fewest moves: 2)" in out and "illegal: " in out
+    assert "solved in 2 moves (fewest moves: 2)" in out
+
+
+def test_play_tangle_puzzle_to_solved():
+    from tanglekit.generators.play import resolve_start
+    from tanglekit.solver.tangle_search import best_turn
+
+    st = resolve_start(TANGLE_ID).state
+    r = best_turn(st.engine, "points")
+    moves = [st.engine.game.move_text(p) for p in r.placements]
+    out = run("play", TANGLE_ID, stdin="hint\n" + "\n".join(moves) + "\n").stdout
+    assert f"hint: " in out and f"(the best turn scores {r.points} points" in out
+    assert f"solved: {r.points} points this turn (best chain: {r.points} points)" in out
