@@ -234,3 +234,26 @@ def test_registry():
             "tanglung-duel"} <= set(names)
     with pytest.raises(RuleError):
         load_game("chess")
+
+
+def test_jupyter_pictures():
+    """Shapes, tilings, boards and positions show as SVG in Jupyter (``_repr_svg_``)."""
+    from tanglekit.games.qango import load_board, parse_position
+    from tanglekit.games.tangle import default_board
+    from tanglekit.games.tanglung import Layout
+    from tanglekit.shapes.polyform import Polyform
+    from tanglekit.solver.tiling import solve_tiling
+
+    bar = Polyform([(0, 0), (1, 0), (2, 0), (3, 0)])
+    svg = bar._repr_svg_()
+    assert svg.startswith("<svg") and svg.count("<polygon") == bar.area  # one triangle per cell
+    res = solve_tiling("parallelogram:2x2", [bar, bar])  # two bars tile the 2x2 rhombus
+    assert res.solutions and res._repr_svg_().count("<polygon") >= 8
+    assert res.solutions[0]._repr_svg_() == res._repr_svg_()
+    six = load_board("6")
+    assert six._repr_svg_().count("<rect") == 1 + len(six.cells)  # background + one per cell
+    pos = parse_position("X...../....../....../....../....../......")
+    assert pos._repr_svg_().count("<circle") >= 1
+    assert Layout.parse("CRBF/HDFR/BHFB/RHDC")._repr_svg_().count("<rect") == 17
+    board = default_board()
+    assert board._repr_svg_().count("<polygon") >= len(board.tiles)
