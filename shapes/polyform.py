@@ -84,6 +84,15 @@ class Polyform:
     def __reduce__(self):
         return (Polyform, (self.cells, self.lattice.name))
 
+    def to_svg(self) -> str:
+        """The shape as an SVG document (shapes.render.svg_shape)."""
+        from .render import svg_shape
+
+        return svg_shape(self)
+
+    def _repr_svg_(self) -> str:  # Jupyter shows the picture
+        return self.to_svg()
+
     # --- basic geometry -----------------------------------------------------------------
     @property
     def area(self) -> int:

@@ -247,6 +247,15 @@ class TilingSolution:
     def is_valid(self, shapes=None, each: str = "exactly", mirror: bool = True) -> bool:
         return not self.problems(shapes, each, mirror)
 
+    def to_svg(self) -> str:
+        """The region with its placed pieces (shapes.render.svg_tiling)."""
+        from ..shapes.render import svg_tiling
+
+        return svg_tiling(self.region, self.placed)
+
+    def _repr_svg_(self) -> str:  # Jupyter shows the picture
+        return self.to_svg()
+
     def to_json(self) -> dict:
         return {
             "pieces": [{"piece": k, "cells": [list(c) for c in p.cells]} for k, p in self.pieces]
@@ -269,6 +278,17 @@ class TilingResult:
     symmetry_method: str | None = None
     complete: bool = True
     seconds: float = 0.0
+
+    def to_svg(self) -> str:
+        """The first tiling found (or the bare region when none was asked for or found)."""
+        if self.solutions:
+            return self.solutions[0].to_svg()
+        from ..shapes.render import svg_shape
+
+        return svg_shape(self.region, fill="#dddddd")
+
+    def _repr_svg_(self) -> str:  # Jupyter shows the picture
+        return self.to_svg()
 
     def summary(self) -> dict:
         """The ``--count --json`` record: count, count_up_to_symmetry, backend, seconds."""

@@ -234,3 +234,90 @@ def test_registry():
             "tanglung-duel"} <= set(names)
     with pytest.raises(RuleError):
         load_game("chess")
+
+
+def test_jupyter_pictures():
+    """Shapes, tilings, boards and positions show as SVG in Jupyter (``_repr_svg_``)."""
+    from tanglekit.games.qango import load_board, parse_position
+    from tanglekit.games.tangle import default_board
+    from tanglekit.games.tanglung import Layout
+    from tanglekit.shapes.polyform import Polyform
+    from tanglekit.solver.tiling import solve_tiling
+
+    bar = Polyform([(0, 0), (1, 0), (2, 0), (3, 0)])
+    svg = bar._repr_svg_()
+    assert svg.startswith("<svg") and svg.count("<polygon") == bar.area  # one triangle per cell
+    res = solve_tiling("parallelogram:2x2", [bar, bar])  # two bars tile the 2x2 rhombus
+    assert res.solutions and res._repr_svg_().count("<polygon") >= 8
+    assert res.solutions[0]._repr_svg_() == res._repr_svg_()
+    six = load_board("6")
+    assert six._repr_svg_().count("<rect") == 1 + len(six.cells)  # background + one per cell
+    pos = parse_position("X...../....../....../....../....../......")
+    assert pos._repr_svg_().count("<circle") >= 1
+    assert Layout.parse("CRBF/HDFR/BHFB/RHDC")._repr_svg_().count("<rect") == 17
+    board = default_board()
+    assert board._repr_svg_().count("<polygon") >= len(board.tiles)
+
+
+def _instance(name):
+    """(params, instance, a check of the start) of game ``name`` for new_initial_state_from."""
+    from tanglekit.games.qango import parse_position
+    from tanglekit.games.tangle import TangleGame
+    from tanglekit.games.zangle.deal import parse_deal
+    from tanglekit.games.zinga import load_sheets
+
+    tangle = TangleGame().new_state()
+    tangle.push(tangle.legal_moves()[0])
+    deal = {"middle": ["T4-bar-1", "T2-1", "T3-1", "T1-1"], "own": ["T5-a-1", "T2-2", "T1-2", "T3-2"],
+            "middle_pile": ["T2-3", "T1-3"], "own_pile": ["T4-bar-2"],
+            "others": [{"own": ["T1-4", "T2-4", "T3-3", "T2-5"], "own_pile": ["T1-5"]}]}
+    solo = {"middle": ["T1-1", "T1-2", "T1-3"], "draw": ["T2-1", "T2-2"], "piles": [["T3-1"], ["T3-2", "T1-4"]]}
+    cases = [
+        ("zangle-solo", {"piles": 2}, solo,
+         lambda s: s.engine.piles[1][-1].id == "T1-4" and [c.id for c in s.engine.draw] == ["T2-1", "T2-2"]),
+        ("zangle-turn", {"rounds": 1}, parse_deal(deal),
+         lambda s: [c.id for c in s.engine.own[1]] == ["T1-4", "T2-4", "T3-3", "T2-5"]),
+        ("tanglung-solo", {}, "CRBF/HDFR/BHFB/RHDC", lambda s: str(s.engine.layout) == "CRBF/HDFR/BHFB/RHDC"),
+        ("tanglung-coop", {}, "CRBF/HDFR/BHFB/RHDC", lambda s: s.engine.positions == [0, 15]),
+        ("tanglung-duel", {}, ["CRBF/HDFR/BHFB/RHDC"], lambda s: str(s.engine.match.layout) == "CRBF/HDFR/BHFB/RHDC"),
+        ("qango", {"board": "7"}, parse_position("X....../......./......./......./......./......./.......", "7"),
+         lambda s: s.current_player() == 1 and len(s.legal_actions()) == 48),
+        ("zinga", {"players": 3}, load_sheets()[1:4], lambda s: s.engine.game.sheets[0] == load_sheets()[1]),
+        ("tangle", {}, tangle.to_json(), lambda s: s.engine.moves == tangle.moves and s.current_player() == 1),
+    ]
+    return next(c[1:] for c in cases if c[0] == name)
+
+
+@pytest.mark.parametrize("name", [n for n in game_names() if n != "zangle-speed"])  # speed: seeds only
+def test_start_from_instance(name):
+    params, instance, check = _instance(name)
+    game = load_game(name, **params)
+    state = game.new_initial_state_from(instance)
+    assert check(state)
+    with pytest.raises(RuleError):
+        state.undo()  # the instance is the start
+    rng = random.Random(5)
+    for _ in range(6):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()] or state.legal_actions()))
+    back = game.state_from_json(json.loads(json.dumps(state.to_json())))
+    assert back.to_json() == state.to_json() and check(game.new_initial_state_from(instance))
+    while back.history():
+        back.undo()  # replays from the instance
+    assert check(back)
+
+
+def test_hidden_information():
+    """Dark Tanglung cards and face-down Zangle cards are left out of a player's observation."""
+    duel = load_game("tanglung-duel").new_initial_state(seed=2)
+    assert duel.get_game().has_hidden_information()
+    hidden = duel.observation_string(0)
+    full = str(duel)
+    dark = len(duel.engine.match.dark_cells())
+    assert dark and hidden.count("?") == dark and "?" not in full
+    solo = load_game("zangle-solo").new_initial_state(seed=2)
+    seen = solo.observation_string(0)
+    assert all(c.id not in seen for c in solo.engine.draw)
+    assert all(p[-1].id in seen for p in solo.engine.piles)
+    assert all(c.id not in seen for p in solo.engine.piles for c in p[:-1])

@@ -137,6 +137,15 @@ class Board:
     def __repr__(self) -> str:
         return f"Board({self.name!r}, {self.width}x{self.height}, {len(self.cells)} cells, {len(self.triples)} triples)"
 
+    def to_svg(self) -> str:
+        """The empty board with its colour triples, as an SVG document."""
+        from .svg import board_svg
+
+        return board_svg(self, title=self.title)
+
+    def _repr_svg_(self) -> str:  # Jupyter shows the picture
+        return self.to_svg()
+
 
 def _cell_sets_rect(board: Board, shape: list[tuple[int, int]]) -> list[tuple[int, ...]]:
     out = []

@@ -167,6 +167,14 @@ class Position:
     def to_json(self) -> dict:
         return {"board": self.board.name, "position": self.to_text(), "to_move": self.to_move}
 
+    def to_svg(self) -> str:
+        from .svg import board_svg
+
+        return board_svg(self.board, self.x, self.o, title=f"{self.to_move} to move")
+
+    def _repr_svg_(self) -> str:  # Jupyter shows the picture
+        return self.to_svg()
+
     def validate(self) -> "Position":
         """Raise RuleError unless the position can arise in a game under these rules."""
         b = self.board

@@ -61,6 +61,17 @@ class Board:
     def index(self) -> dict[Tile, int]:
         return {t: i for i, t in enumerate(self.tiles)}
 
+    def to_svg(self) -> str:
+        """The empty board (tile kinds, the Center Star) as an SVG document."""
+        from types import SimpleNamespace
+
+        from .svg import svg_position
+
+        return svg_position(SimpleNamespace(board=self), title=self.name)
+
+    def _repr_svg_(self) -> str:  # Jupyter shows the picture
+        return self.to_svg()
+
     def rows_text(self) -> list[str]:
         """The board as offset rows of kind letters (star as ``*``)."""
         letters = {v: k for k, v in DEFAULT_LEGEND.items()}

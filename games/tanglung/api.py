@@ -136,12 +136,18 @@ class TanglungSolo(_TanglungGame):
         return self._start(int(seed or 0), None)
 
     def new_initial_state_from(self, instance) -> TanglungSoloState:
-        """From a ``Layout``, its text (``CRBF/HDFR/BHFB/RHDC`` or a tanglung ID) or a dict
-        ``{"layout": text, "starts": [[r, c], ...]}``; matchboxes start on the Roosters."""
+        """From a ``Layout``, its text (``CRBF/HDFR/BHFB/RHDC`` or a tanglung ID), a dict
+        ``{"layout": text, "starts": [[r, c], ...]}`` or an object with ``layout`` and ``start``
+        (a generated challenge, a solver solution); without a start the matchbox (co-op: the
+        two) start on the Roosters in reading order."""
         if isinstance(instance, (Layout, str)):
             instance = {"layout": str(Layout.parse(str(instance)))}
         elif isinstance(instance, SoloGame):
             instance = {"layout": str(instance.layout), "starts": [list(rc(s)) for s in instance.starts]}
+        elif not isinstance(instance, dict) and hasattr(instance, "layout"):
+            start = getattr(instance, "start", None)
+            starts = [list(rc(start))] if isinstance(start, int) and self.boxes == 1 else []
+            instance = {"layout": str(instance.layout), "starts": starts}
         return self._start(0, instance)
 
     def state_from_json(self, data: dict) -> TanglungSoloState:

@@ -89,6 +89,15 @@ class Layout:
     def text(self) -> str:
         return str(self)
 
+    def to_svg(self) -> str:
+        """The grid of cards as an SVG document (all lit)."""
+        from .render import svg_grid
+
+        return svg_grid(self)
+
+    def _repr_svg_(self) -> str:  # Jupyter shows the picture
+        return self.to_svg()
+
     def __getitem__(self, i: int) -> str:
         return self.cells[i]
 
