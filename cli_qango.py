@@ -12,6 +12,7 @@ from typing import List, Optional
 import typer
 
 from .cli_common import parse_options, print_json, write_text
+from .errors import TanglekitError
 
 app = typer.Typer(help="QANGO: solve positions, verify proofs, generate puzzles and boards, play.",
                   no_args_is_help=True)
@@ -309,10 +310,23 @@ def play_cmd(
     from .solver.qango_bots import make_bot
     from .games.qango.svg import board_terminal
 
+    if bot2 is None:  # a person against a bot: the common terminal play (`tanglekit play qango`)
+        from .cli_play import run_session
+        from .games import load_game
+        from .generators.play import PlaySession, Start
+        from .solver.bots import EngineBot, native_action
+
+        side = human.upper()
+        if side not in ("X", "O"):
+            raise TanglekitError("--human is X or O")
+        f = make_bot(bot, seed, think)
+        agent = EngineBot(bot, lambda eng: f(eng.position), native_action)
+        seats, agents = (["human", bot], [None, agent]) if side == "X" else ([bot, "human"], [agent, None])
+        st = load_game("qango", board=board, opening=opening).new_initial_state(seed=seed)
+        run_session(PlaySession(Start("qango", st), seats, seed, bots=agents), as_json=json_out)
+        return
     g = Game(QangoOptions(board=board, opening=opening))
     bots = {"X": make_bot(bot, seed, think), "O": make_bot(bot2 or bot, seed + 1, think)}
-    if bot2 is None:
-        bots[human.upper()] = None
     while g.position.outcome() is None:
         p = g.position
         typer.echo(board_terminal(p.board, p.x, p.o, colour=not no_colour, last=g.moves[-1] if g.moves else None))

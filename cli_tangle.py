@@ -144,15 +144,27 @@ def play(
             seats.append(make_bot(n, seed * 7919 + i))
         else:
             raise TanglekitError(f"unknown player kind {n!r}: expected human or one of {', '.join(BOTS)}")
+    if any(b is None for b in seats):  # people at the table: the common terminal play
+        from .cli_play import run_session
+        from .generators.play import PlaySession, Start, tangle_api_state
+
+        st = tangle_api_state(s)
+        sess = PlaySession(Start("tangle", st), names, seed, bots=[
+            None if b is None else _api_bot(b) for b in seats])
+        run_session(sess, as_json=as_json)
+        s = sess.state.engine
+        if save is not None:
+            import json
+
+            write_text(save, json.dumps(s.to_json(), indent=1), "state")
+        if svg is not None:
+            from .games.tangle.svg import svg_position
+
+            write_text(svg, svg_position(g, s, title=s.summary()))
+        return
     quiet = as_json
     while not s.over:
-        bot = seats[s.to_move]
-        if bot is None:
-            p = _human_move(s)
-            if p is None:
-                break
-        else:
-            p = bot.choose(s)
+        p = seats[s.to_move].choose(s)
         who = s.to_move
         caps = s.push(p)
         if not quiet:
@@ -178,41 +190,11 @@ def play(
         typer.echo(("winner: " if len(w) == 1 else "draw between: ") + ", ".join(f"{label} {t}" for t in w))
 
 
-def _human_move(s):
-    """Ask a person for a move: text like 'V2 4,5:0 4,5:1', or hint / undo / list / quit."""
-    from .errors import FormatError
-    from .solver.tangle_search import best_turn
+def _api_bot(b):
+    """A Tangle engine bot as a bot of the common protocol."""
+    from .solver.bots import EngineBot, tangle_action
 
-    g = s.game
-    while True:
-        typer.echo(s.summary() + f"; pieces left: " + ", ".join(
-            f"{k.name}x{n}" for k, n in zip(g.pieces.kinds, s.remaining[s.to_move]) if n))
-        text = typer.prompt("move (PIECE col,row:side ..., hint, list, undo, pass, quit)").strip()
-        if text == "quit":
-            return None
-        if text == "hint":
-            r = best_turn(s, "safe")
-            typer.echo(f"best: {r.points} points: " + "; ".join(g.move_text(p) for p in r.placements))
-            continue
-        if text == "list":
-            for p in s.legal_moves()[:60]:
-                typer.echo("  " + g.move_text(p))
-            continue
-        if text == "undo":  # back to before this player's previous move
-            me = s.to_move
-            while s.moves:
-                s.pop()
-                if s.to_move == me:
-                    break
-            continue
-        try:
-            p = g.parse_move(text)
-        except FormatError as e:
-            typer.echo(f"? {e}")
-            continue
-        if s.is_legal(p):
-            return p
-        typer.echo("? illegal here (free sides only, touching the group; first piece on a Center Star side)")
+    return EngineBot(b.name, b.choose, tangle_action)
 
 
 @app.command("match")

@@ -113,8 +113,7 @@ def _tangle_start(spec: str, params: dict) -> Start:
 
     out = puzzle_from_id(spec)
     native = out if not isinstance(out, dict) else state_from_json(out)
-    game = load_game("tangle", **params)
-    state = game.new_initial_state_from(native)
+    state = tangle_api_state(native, params)
     if isinstance(out, dict):
         points, question = out["points"], out.get("question", "")
     else:  # the descriptive form holds the position only: the solver gives the best turn
@@ -124,6 +123,16 @@ def _tangle_start(spec: str, params: dict) -> Start:
         question = f"Player {native.to_move} to move: score {points} points this turn."
     return Start("tangle", state, spec, (state.current_player(),), "strong", points,
                  "best chain", question, "points", one_turn=True)
+
+
+def tangle_api_state(native, params: dict | None = None):
+    """A Tangle engine state as a game-API state of the same board, pieces, players and options."""
+    from ..games import load_game
+
+    sp = native.game.spec()
+    opts = {**sp.get("options", {}), **(params or {})}
+    game = load_game("tangle", board=sp["board"], pieces=sp["pieces"], players=sp["players"], **opts)
+    return game.new_initial_state_from(native)
 
 
 def _file_start(spec: str) -> Start:
@@ -197,8 +206,9 @@ class PlaySession:
         self.rng = random.Random(derive_seed(self.seed, 7))
         self.initial = (self.start.initial or st).clone()
         self.base = len(self.initial.history())
-        self.bots = [None if s == "human" else make_bot(self.game_name, s, derive_seed(self.seed, i) % (1 << 31))
-                     for i, s in enumerate(self.seats)]
+        if not self.bots:  # given bots (a command's own settings) are kept
+            self.bots = [None if s == "human" else make_bot(self.game_name, s, derive_seed(self.seed, i) % (1 << 31))
+                         for i, s in enumerate(self.seats)]
         self.first_player = st.current_player()
 
     @property
