@@ -275,3 +275,19 @@ def test_play_tangle_puzzle_to_solved():
     out = run("play", TANGLE_ID, stdin="hint\n" + "\n".join(moves) + "\n").stdout
     assert f"hint: " in out and f"(the best turn scores {r.points} points" in out
     assert f"solved: {r.points} points this turn (best chain: {r.points} points)" in out
+
+
+def test_docs_play_examples_run(tmp_path, monkeypatch):
+    """Every command in docs/play.md's examples runs (in order, in one folder)."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "play.md").read_text()
+    cmds = [re.split(r"\s{2,}#", ln)[0].strip() for block in re.findall(r"```\n(.*?)```", text, re.S)
+            for ln in block.splitlines() if ln.startswith("tanglekit ")]
+    assert len(cmds) >= 6
+    monkeypatch.chdir(tmp_path)
+    for c in cmds:
+        run(*shlex.split(c)[1:], stdin="")
+    assert json.loads((tmp_path / "game.json").read_text())["game"] == "tanglung-solo"
