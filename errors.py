@@ -22,3 +22,7 @@ class SolverError(TanglekitError):
 
 class RuleError(TanglekitError):
     """A game action or position breaks the rules in force."""
+
+
+class BotError(TanglekitError):
+    """An unknown bot strength (or a game without bots); the message lists the valid names."""

@@ -16,11 +16,9 @@ import random
 from dataclasses import dataclass
 from typing import Callable
 
-from ..errors import SolverError
+from ..errors import BotError, SolverError
 
-
-class BotError(SolverError):
-    """An unknown bot strength (or a game without bots); the message lists the valid names."""
+__all__ = ["Bot", "BotError", "Hint", "RandomBot", "bot_names", "hint", "make_bot", "strengths"]
 
 
 class Bot:

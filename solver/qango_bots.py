@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ..errors import RuleError
+from ..errors import BotError
 from ..games.qango.position import Position
 
 BOT_NAMES = ("random", "search", "perfect")
@@ -13,7 +13,7 @@ BOT_NAMES = ("random", "search", "perfect")
 def make_bot(name: str, seed: int = 0, think: float = 2.0):
     """A function Position -> cell for the named strength (deterministic for a seed)."""
     if name not in BOT_NAMES:
-        raise RuleError(f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)})")
+        raise BotError(f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)})")
     rng = random.Random(seed)
     solvers: dict = {}
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..errors import SolverError
+from ..errors import BotError, SolverError
 from ..games.tangle.engine import PASS, TangleGame, TangleState
 from .tangle_search import _opponent_threats, best_turn
 
@@ -196,7 +196,7 @@ class LookaheadBot(BuilderBot):
 def make_bot(name: str, seed: int = 0) -> Bot:
     cls = {"random": RandomBot, "greedy": GreedyBot, "builder": BuilderBot, "lookahead": LookaheadBot}.get(name)
     if cls is None:
-        raise SolverError(f"unknown Tangle bot {name!r}: expected one of {', '.join(BOTS)}")
+        raise BotError(f"unknown Tangle bot {name!r}: expected one of {', '.join(BOTS)}")
     return cls(seed)
 
 

@@ -15,7 +15,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from ..errors import SolverError
+from ..errors import BotError, SolverError
 from ..games.tanglung.cards import EMPTY, ROOSTER
 from ..games.tanglung.duel import Match, determinize
 from ..games.tanglung.moves import destinations
@@ -307,7 +307,7 @@ BOTS = {
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """A bot by strength name: random, greedy, pimc, pimc-strong."""
     if name not in BOTS:
-        raise SolverError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
+        raise BotError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
     return BOTS[name](seed)
 
 

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from tanglekit.errors import SolverError
+from tanglekit.errors import BotError, SolverError
 from tanglekit.games.tangle import TangleGame, TangleOptions, load_pieces, small_board, state_from_json
 from tanglekit.shapes.hexsides import tile_sides
 from tanglekit.generators.tangle import (
@@ -101,7 +101,7 @@ def test_bots_are_deterministic_and_ranked():
     assert r.wins_a >= 5
     r = run_match("lookahead", "builder", games=4, seed=1, game=g)
     assert r.wins_a >= 3
-    with pytest.raises(SolverError):
+    with pytest.raises(BotError):
         make_bot("oracle")
 
 

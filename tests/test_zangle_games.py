@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from tanglekit.errors import FormatError, RuleError
+from tanglekit.errors import BotError, FormatError, RuleError
 from tanglekit.games.zangle import ZangleOptions, default_deck
 from tanglekit.games.zangle.bots import GreedyBot, LookaheadBot, RandomBot, make_bot
 from tanglekit.games.zangle.engine import Action, replay_log
@@ -240,7 +240,7 @@ def test_bots_interface():
     g = SoloGame(seed=8)
     for bot in (RandomBot(1), GreedyBot(), LookaheadBot(2, samples=1, max_candidates=2), make_bot("greedy")):
         assert bot.choose(g) in g.legal_actions()
-    with pytest.raises(RuleError):
+    with pytest.raises(BotError):
         make_bot("genius")
     with pytest.raises(RuleError):
         play_game("solo", 2)

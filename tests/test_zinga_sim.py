@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tanglekit.errors import RuleError
+from tanglekit.errors import BotError, RuleError
 from tanglekit.games.zinga.bots import BOTS, BotProfile, SplitMix64, game_state, get_bot, play_bot_game
 from tanglekit.games.zinga.rules import ZingaOptions
 from tanglekit.games.zinga.sheet import load_sheets
@@ -79,7 +79,7 @@ def test_wilson_and_bots():
     lo, hi = wilson(50, 100)
     assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
     assert set(BOTS) == {"novice", "casual", "expert", "perfect"}
-    with pytest.raises(RuleError):
+    with pytest.raises(BotError):
         get_bot("godlike")
     with pytest.raises(RuleError):
         BotProfile(vision=1.5)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from ...errors import RuleError
+from ...errors import BotError
 from .engine import Action, GameState
 
 BOT_NAMES = ("random", "greedy", "lookahead")
@@ -125,4 +125,4 @@ def make_bot(name: str, seed: int = 0) -> Bot:
         return GreedyBot()
     if name == "lookahead":
         return LookaheadBot(seed)
-    raise RuleError(f"unknown bot {name!r}: expected one of {', '.join(BOT_NAMES)}")
+    raise BotError(f"unknown bot {name!r}: expected one of {', '.join(BOT_NAMES)}")

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
-from ...errors import RuleError
+from ...errors import BotError, RuleError
 from .engine import Move, ZingaGame
 from .rules import LINE_MASKS, MAX_PLUS, N_CELLS, ZingaOptions
 from .sheet import Sheet
@@ -109,7 +109,7 @@ def get_bot(name: str | BotProfile) -> BotProfile:
     if isinstance(name, BotProfile):
         return name
     if name not in BOTS:
-        raise RuleError(f"unknown bot strength {name!r}: choose {', '.join(BOTS)}")
+        raise BotError(f"unknown bot strength {name!r}: choose {', '.join(BOTS)}")
     return BOTS[name]
 
 
