@@ -31,6 +31,7 @@ Games are registered by name and imported lazily, so importing this module stays
 from __future__ import annotations
 
 import importlib
+import operator
 from abc import ABC, abstractmethod
 from typing import Any, Callable
 
@@ -285,8 +286,12 @@ class EngineState(State):
     def apply_action(self, action: int) -> None:
         if self.is_terminal():
             raise RuleError("the game is over")
-        if isinstance(action, bool) or not isinstance(action, int):
+        if isinstance(action, bool):
             raise RuleError(f"an action is an int, not {action!r}")
+        try:
+            action = operator.index(action)  # numpy integers too
+        except TypeError:
+            raise RuleError(f"an action is an int, not {action!r}") from None
         if action not in self.legal_actions():
             raise RuleError(f"illegal action now: {action} ({self._name_or_number(action)})")
         self._push(action, save=True)
