@@ -219,6 +219,9 @@ def tile(
     up_to_symmetry: bool = typer.Option(False, "--up-to-symmetry", help="Merge solutions under the region's symmetries."),
     backend: Backend = typer.Option(Backend.auto, "--backend", help="dlx (numba dancing links) or cpsat."),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Stop after S seconds (result marked incomplete)."),
+    workers: Optional[int] = typer.Option(
+        None, "--workers", min=1, help="With --count: processes the count is split over (default: all CPUs)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the solution(s) as SVG."),
 ) -> None:
@@ -232,9 +235,13 @@ def tile(
     reg = parse_region(region)
     shapes = piece_set(pieces, reg.lattice.name)
     query = "count" if count else "all" if all_ else "first"
+    if count and workers is None:
+        from .solver.parallel import default_workers
+
+        workers = default_workers()
     res = solve_tiling(
         reg, shapes, each=each.value, mirror=not no_mirror, query=query, limit=limit,
-        up_to_symmetry=up_to_symmetry, backend=backend.value, time_limit=time_limit,
+        up_to_symmetry=up_to_symmetry, backend=backend.value, time_limit=time_limit, workers=workers,
     )
     if svg is not None and res.solutions:
         from .shapes.render import svg_tiling, svg_tiling_sheet

@@ -5,7 +5,8 @@ sequence (initial middle, then the draw pile, next card first), then the tableau
 is the pile arrays (slot order kept, so lines name real piles), the middle as a bitmask over the
 draw sequence, the number of cards drawn so far and the phase (0 play, 1 fill). Its memo key is
 slot-free: (middle | remaining tableau cards, tableau tops, drawn + phase), which determines the
-piles up to their order (a pile is an original prefix or a single moved card).
+piles up to their order (a pile is an original prefix or a single moved card); the middle enters
+it with same-shape cards merged (``_canonical_middle``).
 """
 
 from __future__ import annotations
@@ -227,15 +228,44 @@ def _area_bound_fails(piles, hts, npiles, mid, drawn, nd, sid, area):
 
 
 @njit(cache=True)
-def _key(piles, hts, npiles, mid, drawn, phase):
-    present = mid
-    tops = 0
+def _canonical_middle(mid, drawn, sid):
+    """The middle with same-shape cards merged: for each shape held c times, the first c cards
+    of that shape in the draw sequence. Cards of one shape are interchangeable and the draw
+    pile's future is fixed by ``drawn``, so states differing only in which copies lie in the
+    middle have the same value and the same number of winning lines (renaming is a bijection)."""
+    cmid = 0
+    for i in range(drawn):
+        if (mid >> i) & 1:
+            for j in range(drawn):
+                if sid[j] == sid[i] and not (cmid >> j) & 1:
+                    cmid |= 1 << j
+                    break
+    return cmid
+
+
+@njit(cache=True)
+def _key(piles, hts, npiles, mid, drawn, phase, sid):
+    """Memo key (k1, k2, k3) with interchangeable cards merged.
+
+    k1: the canonical middle and the cards of piles of height >= 2 (always an original prefix);
+    k2: the single-card piles (an original first card or a moved card) as a multiset of shapes,
+    encoded like the middle by the first cards of each shape; k3: drawn and phase.
+    """
+    present = _canonical_middle(mid, drawn, sid)
+    singles = 0
+    ncards = sid.shape[0]
     for p in range(npiles):
-        for k in range(hts[p]):
-            present |= 1 << piles[p, k]
-        if hts[p] > 0:
-            tops |= 1 << piles[p, hts[p] - 1]
-    return present, tops, drawn * 2 + phase
+        hp = hts[p]
+        if hp >= 2:
+            for k in range(hp):
+                present |= 1 << piles[p, k]
+        elif hp == 1:
+            s = sid[piles[p, 0]]
+            for j in range(ncards):
+                if sid[j] == s and not (singles >> j) & 1:
+                    singles |= 1 << j
+                    break
+    return present, singles, drawn * 2 + phase
 
 
 @njit(cache=True)
@@ -352,7 +382,7 @@ def solve_kernel(piles0, hts0, nd, m0, sid, area, h, g, keys, ent_t, ent_p, fill
     NM[0] = n
     IX[0] = 0
     ACC[0] = 0
-    k1, k2, k3 = _key(P[0], H[0], npiles, MID[0], DR[0], PH[0])
+    k1, k2, k3 = _key(P[0], H[0], npiles, MID[0], DR[0], PH[0], sid)
     KEY[0, 0] = k1
     KEY[0, 1] = k2
     KEY[0, 2] = k3
@@ -376,7 +406,7 @@ def solve_kernel(piles0, hts0, nd, m0, sid, area, h, g, keys, ent_t, ent_p, fill
             if left == 0:
                 v = 1
             else:
-                k1, k2, k3 = _key(P[c], H[c], npiles, mid, dr, ph)
+                k1, k2, k3 = _key(P[c], H[c], npiles, mid, dr, ph, sid)
                 v = _memo_get(tk, tv, k1, k2, k3)
                 if v < 0 and _area_bound_fails(P[c], H[c], npiles, mid, dr, nd, sid, area):
                     v = 0

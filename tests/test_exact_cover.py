@@ -1,5 +1,6 @@
 """Exact-cover engine: Knuth's examples, n-queens, and dlx / cpsat / reference agreement on
-random XCC problems with colours and multiplicities, checked against brute force."""
+random XCC problems with colours and multiplicities, checked against brute force; counts split
+over processes add up to the one-process count."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import random
 import pytest
 
 from tanglekit.errors import SolverError
+from tanglekit.solver.parallel import count_parallel, force_option, split_problem
 from tanglekit.solver.exact_cover import (
     ExactCover,
     count_solutions,
@@ -213,3 +215,40 @@ def test_bad_input_raises():
         solve(knuth_xc(), "optimise", backend="dlx")
     with pytest.raises(SolverError):
         list(iter_solutions(knuth_xcc(), "dlx", kernel="bitset"))
+
+
+# --- splitting counts over processes (solver.parallel) ---
+
+@pytest.mark.parametrize("seed", range(6))
+def test_split_parts_sum_to_the_brute_force_count(seed):
+    rng = random.Random(seed)
+    for k in range(40):
+        p = random_problem(rng, colours=k % 2 == 1, bounds=False)
+        expected = len(brute_force(p))
+        for min_parts in (1, 3, 16):
+            parts = split_problem(p, min_parts)
+            got = sum(f * count_solutions(q, "dlx")[0] for q, f in parts)
+            assert got == expected, (p.options, p.colours, min_parts)
+
+
+def test_forcing_a_coloured_option_keeps_same_colour_sharers():
+    # item 0 primary; items 1,2 primary; item 3 secondary shared with colour 1
+    p = ExactCover(3, 1, [[0, 3], [1, 3], [2, 3], [1]], [[0, 1], [0, 1], [0, 2], [0]])
+    sub, factor = force_option(p, 0)
+    assert sub.n_primary == 2 and sub.n_secondary == 0 and factor == 1
+    assert sorted(sub.options) == [(0,), (0,)]  # option 1 (same colour) and option 3; option 2 clashes
+    assert count_solutions(p, "dlx")[0] == 0  # item 2 can only be covered by the clashing option
+    # an option whose only item is shared in the forced colour may be taken or not
+    q = ExactCover(1, 1, [[0, 1], [1]], [[0, 1], [1]])
+    assert force_option(q, 0)[1] == 2 and count_solutions(q, "dlx") == (2, True)
+
+
+def test_process_pool_count_equals_one_process():
+    # OEIS A000170: 10 queens have 724 solutions
+    assert count_parallel(queens(10), workers=2) == (724, True)
+    assert count_solutions(queens(10), "dlx", workers=2) == (724, True)
+
+
+def test_process_pool_time_limit_zero_is_incomplete():
+    n, complete = count_parallel(queens(12), workers=2, time_limit=0.0)
+    assert complete is False and n < 14200
