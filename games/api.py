@@ -31,6 +31,7 @@ Games are registered by name and imported lazily, so importing this module stays
 from __future__ import annotations
 
 import importlib
+import operator
 from abc import ABC, abstractmethod
 from typing import Any, Callable
 
@@ -168,6 +169,11 @@ class Game(ABC):
     def state_from_json(self, data: dict) -> State:
         """The state whose ``to_json()`` is ``data`` (``FormatError`` if it does not fit)."""
 
+    def _start(self, seed: int, start: Any) -> "State":
+        """A state from ``seed`` and the JSON form of a start instance (or None); the hook that
+        ``EngineState`` uses to replay a game (restoring JSON, undo without a saved copy)."""
+        raise NotImplementedError
+
     def has_chance(self) -> bool:
         """Whether states of this game have chance nodes."""
         return False
@@ -280,8 +286,12 @@ class EngineState(State):
     def apply_action(self, action: int) -> None:
         if self.is_terminal():
             raise RuleError("the game is over")
-        if isinstance(action, bool) or not isinstance(action, int):
+        if isinstance(action, bool):
             raise RuleError(f"an action is an int, not {action!r}")
+        try:
+            action = operator.index(action)  # numpy integers too
+        except TypeError:
+            raise RuleError(f"an action is an int, not {action!r}") from None
         if action not in self.legal_actions():
             raise RuleError(f"illegal action now: {action} ({self._name_or_number(action)})")
         self._push(action, save=True)
@@ -376,6 +386,9 @@ def replay_from_json(game: Game, data: Any, make: Callable[[int, Any], EngineSta
         actions = [int(a) for a in data.get("actions", [])]
     except (TypeError, ValueError):
         raise FormatError(f"{game.name} state: seed and actions must be whole numbers") from None
+    if "params" in data and data["params"] != _jsonable(game.params):
+        raise FormatError(f"{game.name} state: made with parameters {data['params']}, this game has "
+                          f"{_jsonable(game.params)} (load_game with the state's parameters)")
     state = make(seed, data.get("start"))
     for i, a in enumerate(actions):
         if state.is_terminal() or a not in state.legal_actions():

@@ -321,3 +321,12 @@ def test_hidden_information():
     assert all(c.id not in seen for c in solo.engine.draw)
     assert all(p[-1].id in seen for p in solo.engine.piles)
     assert all(c.id not in seen for p in solo.engine.piles for c in p[:-1])
+
+
+def test_json_needs_the_same_parameters():
+    state = load_game("qango", board="7").new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    data = state.to_json()
+    assert load_game("qango", board="7").state_from_json(data).history() == state.history()
+    with pytest.raises(TanglekitError, match="parameters"):
+        load_game("qango").state_from_json(data)

@@ -116,6 +116,18 @@ class ZangleState(EngineState):
                                   tuple(c.id for c in rest if c.is_z)))
         raise RuleError(f"no such Zangle action here: {action}")
 
+    def string_to_action(self, text: str) -> int:
+        """The legal action written ``text``; a Zangle's cards may be listed in any order."""
+        words = " ".join(str(text).split())
+        if not words.lower().startswith("zangle "):
+            return super().string_to_action(words)
+        target, _, rest = words[len("zangle "):].partition("<=")
+        want = (target.strip(), frozenset(c.strip() for c in rest.split("+") if c.strip()))
+        for k, a in self._table().items():
+            if a.kind == "zangle" and (a.target, frozenset((*a.pieces, *a.z))) == want:
+                return k
+        raise RuleError(f"no legal Zangle {text!r} now")
+
     def _snapshot(self):
         return self.engine.to_json()
 
