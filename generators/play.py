@@ -234,7 +234,11 @@ class PlaySession:
             p = st.current_player()
             if st.is_chance_node():
                 a = sample_chance(st, self.rng)
-                out.append(f"chance: {st.action_to_string(a)}")
+                text = st.action_to_string(a)
+                if out and out[-1].startswith("chance: "):  # one line per run of chance moves
+                    out[-1] += f", {text}"
+                else:
+                    out.append(f"chance: {text}")
             else:
                 a = self.bots[p].choose(st)
                 out.append(f"player {p} ({self.seats[p]}): {st.action_to_string(a)}")
