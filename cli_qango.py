@@ -12,7 +12,6 @@ from typing import List, Optional
 import typer
 
 from .cli_common import parse_options, print_json, write_text
-from .errors import TanglekitError
 
 app = typer.Typer(help="QANGO: solve positions, verify proofs, generate puzzles and boards, play.",
                   no_args_is_help=True)
@@ -312,6 +311,7 @@ def play_cmd(
 
     if bot2 is None:  # a person against a bot: the common terminal play (`tanglekit play qango`)
         from .cli_play import run_session
+        from .errors import TanglekitError
         from .games import load_game
         from .generators.play import PlaySession, Start
         from .solver.bots import EngineBot, native_action

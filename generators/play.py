@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import FormatError, RuleError, TanglekitError
@@ -71,6 +71,11 @@ def _tanglung_start(spec: str, params: dict) -> Start:
     from ..solver.tanglung_solo import solve_solo
 
     cid = parse_id(spec)
+    if cid.layout is None:  # a seed ID the games layer leaves to the generator
+        from .tanglung import generate_challenge
+
+        cid = replace(cid, layout=generate_challenge(cid.difficulty or "medium", seed=cid.seed,
+                                                     options=cid.options).layout)
     opts = {**cid.options.to_json(), **params}
     game = load_game("tanglung-solo", **opts)
     sol = solve_solo(cid.layout, None, game.options)  # the better Rooster, as the generator
