@@ -189,7 +189,8 @@ def puzzle_generate_cmd(
     count: int = typer.Option(1, "--count", "-n", help="How many puzzles (seeds seed, seed+1, ...)."),
     seed: int = typer.Option(0, "--seed", help="Random seed."),
     opening: str = typer.Option("standard", "--opening", help=OPENING_HELP),
-    svg: Optional[Path] = typer.Option(None, "--svg", help="SVG of the (first) puzzle; with --count, NAME-i.svg."),
+    svg: Optional[Path] = typer.Option(None, "--svg", help="SVG of the (first) puzzle; with --count, NAME-i.svg; answers as NAME-answer.svg."),
+    booklet: Optional[Path] = typer.Option(None, "--booklet", help="Printable HTML booklet: a page per puzzle, answers at the back."),
     json_out: bool = typer.Option(False, "--json", help="Print the puzzles as JSON."),
 ) -> None:
     """Generate 'side to move wins in k' puzzles with a unique winning first move."""
@@ -205,6 +206,14 @@ def puzzle_generate_cmd(
         if svg:
             path = svg if count == 1 else svg.with_name(f"{svg.stem}-{i}{svg.suffix}")
             write_text(path, puz.svg())
+            write_text(path.with_name(f"{path.stem}-answer{path.suffix}"), puz.answer_svg())
+    if booklet:
+        from .generators.booklet import BookletPage, booklet_html
+
+        pages = [BookletPage(f"{p.position.to_move} to move wins in {p.k} ({p.board.title}, "
+                             f"{p.to_json()['grade']})", p.svg(), p.answer_svg()) for p in out]
+        write_text(booklet, booklet_html("QANGO puzzles", pages, "Each puzzle: the side to move "
+                                         "forces a win; find its first move."), "booklet")
     if json_out:
         print_json([p.to_json() for p in out] if count > 1 else out[0].to_json())
         return

@@ -235,12 +235,13 @@ def puzzle_generate(
     out: Optional[Path] = typer.Option(None, help="Write the puzzle JSON (with count > 1: a JSON list)."),
     svg: Optional[Path] = typer.Option(None, help="Draw the (first) puzzle position as SVG."),
     solution_svg: Optional[Path] = typer.Option(None, help="Draw the (first) puzzle with its solution."),
+    booklet: Optional[Path] = typer.Option(None, "--booklet", help="Printable HTML booklet: a page per puzzle, answers at the back."),
     as_json: bool = typer.Option(False, "--json", help="Print the puzzle(s) as JSON."),
 ) -> None:
     """Generate verified puzzles. Example: tanglekit tangle puzzle generate --seed 4 --svg p.svg."""
     import json
 
-    from .generators.tangle import generate_puzzle
+    from .generators.tangle import generate_puzzle, puzzle_answer_svg, puzzle_svg
 
     g = _game(board, pieces, players, option)
     found = []
@@ -251,15 +252,16 @@ def puzzle_generate(
     if out is not None:
         write_text(out, json.dumps(found[0] if count == 1 else found, indent=1), "puzzle")
     if svg is not None or solution_svg is not None:
-        from .games.tangle import state_from_json
-        from .games.tangle.svg import svg_position
-
-        s = state_from_json(found[0])
         if svg is not None:
-            write_text(svg, svg_position(g, s, title=found[0]["question"]))
+            write_text(svg, puzzle_svg(g, found[0]))
         if solution_svg is not None:
-            sol = [g.parse_move(m) for m in found[0]["solution"]]
-            write_text(solution_svg, svg_position(g, s, highlight=sol, title=f"solution: {found[0]['points']} points"))
+            write_text(solution_svg, puzzle_answer_svg(g, found[0]))
+    if booklet is not None:
+        from .generators.booklet import BookletPage, booklet_html
+
+        pages = [BookletPage(p["question"], puzzle_svg(g, p), puzzle_answer_svg(g, p)) for p in found]
+        write_text(booklet, booklet_html("Tangle puzzles", pages, "Find the turn that scores the most points."),
+                   "booklet")
     if as_json:
         print_json(found[0] if count == 1 else found)
         return

@@ -187,6 +187,7 @@ def solo_generate(
     cards: Optional[str] = typer.Option(None, "--cards", help=_CARDS_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the challenges as a JSON list."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Folder for a grid and a solution SVG per challenge."),
+    booklet: Optional[Path] = typer.Option(None, "--booklet", help="Printable HTML booklet: a page per challenge, answers at the back."),
 ) -> None:
     """Graded, verified solo challenges. Example: tanglekit tanglung solo generate --count 3 --difficulty hard --seed 7"""
     from .games.tanglung.cards import load_card_set
@@ -202,12 +203,16 @@ def solo_generate(
             out.append(generate_challenge(difficulty, seed + i, opts, card_set))
             advance()
     if svg is not None:
-        from .games.tanglung.render import svg_grid
-
         for ch in out:
             stem = f"tanglung-{ch.difficulty}-{ch.seed}"
-            write_text(svg / f"{stem}.svg", svg_grid(ch.layout, title=ch.id))
-            write_text(svg / f"{stem}-solution.svg", svg_grid(ch.layout, path=ch.path, title=f"{ch.moves} moves"))
+            write_text(svg / f"{stem}.svg", ch.svg())
+            write_text(svg / f"{stem}-solution.svg", ch.answer_svg())
+    if booklet is not None:
+        from .generators.booklet import BookletPage, booklet_html
+
+        pages = [BookletPage(f"{ch.difficulty}, {ch.moves} moves", ch.svg(), ch.answer_svg()) for ch in out]
+        write_text(booklet, booklet_html("Tanglung solo challenges", pages,
+                                         "Light every card in the fewest moves."), "booklet")
     if as_json:
         print_json([ch.to_json() for ch in out])
         return

@@ -224,11 +224,11 @@ def solo_solve_command(source: str, deck_path: str | Path | None = None, as_json
 def solo_generate_command(count: int = 1, difficulty: str = "medium", seed: int = 0, piles: int = 5,
                           as_json: bool = False, svg_dir: str | Path | None = None,
                           deck_path: str | Path | None = None, options: ZangleOptions | None = None,
-                          show_progress: bool = False) -> str:
-    """``tanglekit zangle solo generate [--count K] [--difficulty D] [--seed S] [--piles P] [--json] [--svg DIR]``."""
+                          show_progress: bool = False, booklet: str | Path | None = None) -> str:
+    """``tanglekit zangle solo generate [--count K] [--difficulty D] [--seed S] [--piles P] [--json] [--svg DIR] [--booklet F]``."""
     from .cli_common import progress, write_text
     from .games.zangle.rules import ZangleOptions as _Opts
-    from .generators.zangle import challenge_svg, generate_challenges
+    from .generators.zangle import challenge_answer_svg, challenge_svg, generate_challenges
 
     deck = load_deck(deck_path) if deck_path else None
     opts = (options or _Opts()).with_(piles=piles)
@@ -236,8 +236,16 @@ def solo_generate_command(count: int = 1, difficulty: str = "medium", seed: int 
         chs = generate_challenges(count, difficulty, seed, opts, deck, progress=step)
     if svg_dir is not None:
         for ch in chs:
-            write_text(Path(svg_dir) / f"zangle-solo-{ch.grade}-{len(ch.deal.piles)}-{ch.seed}.svg",
-                       challenge_svg(ch), "challenge sheet")
+            stem = f"zangle-solo-{ch.grade}-{len(ch.deal.piles)}-{ch.seed}"
+            write_text(Path(svg_dir) / f"{stem}.svg", challenge_svg(ch), "challenge sheet")
+            write_text(Path(svg_dir) / f"{stem}-answer.svg", challenge_answer_svg(ch), "answer sheet")
+    if booklet is not None:
+        from .generators.booklet import BookletPage, booklet_html
+
+        pages = [BookletPage(f"{ch.grade}, {len(ch.deal.piles)} piles ({ch.seed_id})", challenge_svg(ch),
+                             challenge_answer_svg(ch)) for ch in chs]
+        write_text(Path(booklet), booklet_html("Zangle solo challenges", pages,
+                                               "Empty the tableau with Zangles."), "booklet")
     if as_json:
         return json.dumps([ch.to_json() for ch in chs] if count != 1 else chs[0].to_json())
     out = []
@@ -398,13 +406,14 @@ def solo_generate(
     seed: int = typer.Option(0, "--seed", help="Seed of the first challenge."),
     piles: int = typer.Option(5, "--piles", help="Tableau piles: 5, or 6 for the harder game."),
     as_json: bool = typer.Option(False, "--json", help="JSON: deal, grade, measures, one solution."),
-    svg: Optional[Path] = typer.Option(None, "--svg", help="Folder for printable SVG sheets."),
+    svg: Optional[Path] = typer.Option(None, "--svg", help="Folder for printable SVG sheets (and answer sheets)."),
+    booklet: Optional[Path] = typer.Option(None, "--booklet", help="Printable HTML booklet: a page per challenge, answers at the back."),
     deck: Optional[Path] = _DECK,
     option: Optional[list[str]] = _OPTION,
 ) -> None:
     """Verified, graded solo challenges. Example: tanglekit zangle solo generate --difficulty hard --svg out/."""
     typer.echo(solo_generate_command(count, difficulty, seed, piles, as_json, svg, deck,
-                                     _options(option) if option else None, show_progress=True))
+                                     _options(option) if option else None, show_progress=True, booklet=booklet))
 
 
 @app.command("stats")

@@ -56,10 +56,26 @@ class Puzzle:
         }
 
     def svg(self) -> str:
+        """The printable puzzle: board with row/column labels, legend, goal and ID."""
         from ..games.qango.svg import board_svg
 
-        title = f"{self.position.to_move} to move wins in {self.k}"
-        return board_svg(self.board, self.position.x, self.position.o, title=title)
+        me, other = self.position.to_move, "O" if self.position.to_move == "X" else "X"
+        title = f"{me} to move wins in {self.k}"
+        notes = [f"Goal: {me} completes a triple, a 2x2 square or five in a row with at most",
+                 f"{self.k} counters, whatever {other} plays. Moves are written row,col.",
+                 f"ID {self.seed_id or self.id}"]
+        return board_svg(self.board, self.position.x, self.position.o, title=title, notes=notes)
+
+    def answer_svg(self) -> str:
+        """The answer page: the key move marked 1 on the board, and in words."""
+        from ..games.qango.svg import board_svg
+
+        r, c = self.board.rc(self.key_move)
+        me = self.position.to_move
+        notes = [f"Answer: {me} plays row {r}, col {c} ({r},{c}) and wins in {self.k},",
+                 f"against every one of the defences ({self.defences} hold out longest)."]
+        return board_svg(self.board, self.position.x, self.position.o, marks={self.key_move: "1"},
+                         title=f"Answer: {me} to move wins in {self.k}", notes=notes)
 
 
 def grade(k: int, defences: int) -> str:

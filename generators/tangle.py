@@ -22,6 +22,7 @@ from ..errors import FormatError, SolverError
 from ..games.tangle.board import load_board, load_pieces
 from ..games.tangle.engine import PASS, TangleGame, TangleState
 from ..games.tangle.rules import TangleOptions
+from ..games.tangle.svg import COLOUR_NAMES
 from ..solver.tangle_search import best_turn
 
 _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -221,7 +222,8 @@ def generate_puzzle(
                 "moves": [g.move_json(p) for p in s.moves],
                 "to_move": s.to_move,
                 "scores": list(s.scores),
-                "question": f"Player {s.to_move} to move: score {r.points} points this turn.",
+                "question": f"Player {s.to_move + 1} ({COLOUR_NAMES[s.to_move % 4]}) to move: "
+                            f"score {r.points} points this turn.",
                 "points": r.points,
                 "solution": [g.move_json(p) for p in r.placements],
                 "solution_text": [g.move_text(p) for p in r.placements],
@@ -246,6 +248,27 @@ def verify_puzzle(puzzle: dict) -> bool:
     for m in puzzle.get("solution", []):
         c.push(c.game.parse_move(m))
     return c.scores[team] - start == r.points and len(_chain_sets(s, r.points, limit=1)) == 1
+
+
+def puzzle_svg(game: TangleGame, puzzle: dict) -> str:
+    """The printable puzzle: the position with tile coordinates, side key, legend and question."""
+    from ..games.tangle.engine import state_from_json
+    from ..games.tangle.svg import svg_position
+
+    notes = [f"Goal: {puzzle['question']} Captures give extra turns.", f"ID {puzzle.get('seed_id') or puzzle['id']}"]
+    return svg_position(game, state_from_json(puzzle), title=puzzle["question"], notes=notes)
+
+
+def puzzle_answer_svg(game: TangleGame, puzzle: dict) -> str:
+    """The answer page: the scoring placements drawn (numbered) and written in move notation."""
+    from ..games.tangle.engine import state_from_json
+    from ..games.tangle.svg import svg_position
+
+    sol = [game.parse_move(m) for m in puzzle["solution"]]
+    notes = [f"Answer: {puzzle['points']} points in {len(sol)} placements:"]
+    notes += [f"{k}. {game.move_text(p)}" for k, p in enumerate(sol, 1)]
+    return svg_position(game, state_from_json(puzzle), highlight=sol,
+                        title=f"Answer: {puzzle['points']} points", notes=notes)
 
 
 def puzzle_from_id(text: str) -> dict | TangleState:

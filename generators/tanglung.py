@@ -103,6 +103,31 @@ class Challenge:
             return None
         return ChallengeId(self.difficulty, self.options, self.layout, self.seed).seeded()
 
+    def svg(self) -> str:
+        """The printable challenge: the grid with labels, the start marked, goal and target."""
+        from ..games.tanglung.render import svg_grid
+
+        r, c = rc(self.start)
+        notes = [f"Goal: light all {bin(self.layout.present_mask()).count('1')} cards in {self.moves} moves "
+                 f"(the fewest possible).",
+                 f"Start: the matchbox on the rooster at row {r}, col {c} (marked START).",
+                 "A move uses the action of the card you leave; the card you reach is lit;",
+                 "reaching a lit card turns the card you left dark (a rooster stays lit).",
+                 f"ID {self.seed_id or self.id}"]
+        return svg_grid(self.layout, title=f"Tanglung solo challenge ({self.difficulty})", labels=True,
+                        start=self.start, notes=notes)
+
+    def answer_svg(self) -> str:
+        """The answer page: one optimal tour drawn and written as row,col steps."""
+        from ..games.tanglung.render import svg_grid
+
+        steps = [f"{p // 4},{p % 4}" for p in self.path]
+        lines = [f"Answer ({self.moves} moves, {self.optimal_tours} optimal tours in all):"]
+        for k in range(0, len(steps), 8):
+            lines.append(" ".join(f"{k + j}:{s}" for j, s in enumerate(steps[k:k + 8])))
+        return svg_grid(self.layout, path=self.path, title=f"Answer: {self.moves} moves", labels=True,
+                        start=self.start, notes=lines)
+
     def to_json(self) -> dict:
         return {
             "id": self.id,

@@ -144,9 +144,9 @@ def _card_svg(card, x: float, y: float, w: float, h: float, face_up: bool, label
         pts = [pt for c in q.cells for pt in TRIANGLE.polygon(c)]
         x0, x1 = min(p[0] for p in pts), max(p[0] for p in pts)
         y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
-        s = min((w - 0.4) / max(x1 - x0, 1e-9), (h - 0.9) / max(y1 - y0, 1e-9), 0.7)
+        s = min((w - 0.4) / max(x1 - x0, 1e-9), (h - 1.15) / max(y1 - y0, 1e-9), 0.7)
         dx = x + (w - s * (x1 - x0)) / 2 - s * x0
-        dy = y + 0.5 + (h - 0.9 - s * (y1 - y0)) / 2 - s * y0
+        dy = y + 0.75 + (h - 1.15 - s * (y1 - y0)) / 2 - s * y0
         fill = PAINT.get(card.colour, "#999999")
         op = "1" if face_up else "0.45"
         for c in q.cells:
@@ -156,8 +156,11 @@ def _card_svg(card, x: float, y: float, w: float, h: float, face_up: bool, label
     else:
         out.append(f'<text x="{x + w / 2:.2f}" y="{y + h / 2:.2f}" font-size="0.8" text-anchor="middle" '
                    'font-family="sans-serif" font-weight="bold" fill="#555555">Z</text>')
-    out.append(f'<text x="{x + w / 2:.2f}" y="{y + 0.38:.2f}" font-size="0.28" text-anchor="middle" '
+    out.append(f'<text x="{x + w / 2:.2f}" y="{y + 0.34:.2f}" font-size="0.26" text-anchor="middle" '
                f'font-family="sans-serif" fill="#222222">{escape(label)}</text>')
+    # the card id, as the solution names it
+    out.append(f'<text x="{x + w / 2:.2f}" y="{y + 0.64:.2f}" font-size="0.24" text-anchor="middle" '
+               f'font-family="monospace" font-weight="bold" fill="#000000">{escape(card.id)}</text>')
     return out
 
 
@@ -196,13 +199,65 @@ def challenge_svg(ch: Challenge, unit: float = 30.0) -> str:
             up = j == len(p) - 1
             parts += _card_svg(by[c], px, y + j * (h * 0.85), w, h, up, f"pile {i + 1}.{j + 1}")
     y += (tallest - 1) * h * 0.85 + h + 0.6
-    height = y
+    for line in (f"Goal: empty the tableau. A Zangle covers a target card's shape exactly with other cards' shapes,",
+                 "using at least one middle card and at least one pile top (at most one card per pile).",
+                 "Piles are numbered 1.." + str(len(deal.piles)) + " from the left; each card shows its id, as the answer names it.",
+                 f"Rules: {_rules_line(deal.options)}"):
+        parts.append(f'<text x="0.3" y="{y:.2f}" font-size="0.32" font-family="sans-serif">{escape(line)}</text>')
+        y += 0.5
+    height = y + 0.2
+    width = max(width, 26.0)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * unit:.0f}" height="{height * unit:.0f}" '
             f'viewBox="0 0 {width:.2f} {height:.2f}">\n<rect width="{width:.2f}" height="{height:.2f}" '
             'fill="#ffffff"/>\n' + "\n".join(parts) + "\n</svg>\n")
 
 
-__all__ = ["DIFFICULTIES", "Challenge", "challenge_svg", "deal_stats", "format_stats", "generate_challenge", "generate_challenges", "generate_turn_deal", "turn_deal_properties", "wilson",
+def _rules_line(options) -> str:
+    return (f"an emptied pile {'must' if options.fill_empty_pile == 'must' else 'may'} be filled with the top card "
+            f"of a pile with cards below it; discarding the middle only when no Zangle exists"
+            + ("" if not options.voluntary_discard else " (or at any time)") + ".")
+
+
+def solution_steps(ch: Challenge) -> list[str]:
+    """The winning line in words, with card ids and 1-based piles as on the sheet."""
+    g = ch.deal.game()
+    out = []
+    for k, a in enumerate(ch.solution, 1):
+        where = {c.id: "middle" for c in g.middle}
+        where.update({p[-1].id: f"pile {i + 1}" for i, p in enumerate(g.piles) if p})
+        d = a.to_json()
+        if d["kind"] == "zangle":
+            pieces = " + ".join(f"{c} ({where.get(c, '?')})" for c in d["pieces"])
+            z = "".join(f", with {c} ({where.get(c, '?')})" for c in d["z"])
+            out.append(f"{k}. Zangle: {d['target']} ({where.get(d['target'], '?')}) = {pieces}{z}")
+        elif d["kind"] == "fill":
+            top = g.piles[d["src"]][-1].id
+            out.append(f"{k}. Move {top} from pile {d['src'] + 1} to the empty pile {d['dst'] + 1}")
+        elif d["kind"] == "skip":
+            out.append(f"{k}. Leave the empty pile empty")
+        else:
+            out.append(f"{k}. Discard the middle and draw up to 3 new cards")
+        g.apply(a)
+    return out
+
+
+def challenge_answer_svg(ch: Challenge, unit: float = 30.0) -> str:
+    """The answer page: the winning line step by step."""
+    steps = solution_steps(ch)
+    lines = [f"Answer: {len(steps)} steps", ch.seed_id, ""] + steps
+    width = max(26.0, 0.3 + max(len(t) for t in lines) * 0.19)
+    height = 0.9 + 0.5 * len(lines)
+    parts = []
+    for i, t in enumerate(lines):
+        size, weight = ("0.5", "bold") if i == 0 else ("0.32", "normal")
+        parts.append(f'<text x="0.3" y="{0.8 + 0.5 * i:.2f}" font-size="{size}" font-weight="{weight}" '
+                     f'font-family="sans-serif">{escape(t)}</text>')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * unit:.0f}" height="{height * unit:.0f}" '
+            f'viewBox="0 0 {width:.2f} {height:.2f}">\n<rect width="{width:.2f}" height="{height:.2f}" '
+            'fill="#ffffff"/>\n' + "\n".join(parts) + "\n</svg>\n")
+
+
+__all__ = ["DIFFICULTIES", "Challenge", "challenge_answer_svg", "challenge_svg", "solution_steps", "deal_stats", "format_stats", "generate_challenge", "generate_challenges", "generate_turn_deal", "turn_deal_properties", "wilson",
            "grade_of", "greedy_wins", "measure"]
 
 

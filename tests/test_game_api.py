@@ -330,3 +330,18 @@ def test_json_needs_the_same_parameters():
     assert load_game("qango", board="7").state_from_json(data).history() == state.history()
     with pytest.raises(TanglekitError, match="parameters"):
         load_game("qango").state_from_json(data)
+
+
+def test_generated_puzzles_start_games():
+    """Generated puzzles are instances a game starts from (what generators hand to players)."""
+    from tanglekit.generators.qango import generate_puzzle as qango_puzzle
+    from tanglekit.generators.tangle import generate_puzzle as tangle_puzzle
+
+    p = qango_puzzle(k=2, seed=1)
+    for instance in (p, p.to_json(), p.position.to_text()):
+        state = load_game("qango", board=p.board.name).new_initial_state_from(instance)
+        assert state.engine.position == p.position and p.key_move in state.legal_actions()
+    t = tangle_puzzle(seed=4)
+    state = load_game("tangle").new_initial_state_from(t)
+    assert state.engine.scores == t["scores"] and state.current_player() == t["to_move"]
+    assert len(state.engine.moves) == len(t["moves"]) and state.history() == []

@@ -113,7 +113,10 @@ class Qango(Game):
         return self._start(int(seed or 0), None)
 
     def new_initial_state_from(self, instance) -> QangoState:
-        """From a position: a ``Position``, its text (``XO..../...``, rows by ``/``) or JSON."""
+        """From a position: a ``Position``, its text (``XO..../...``, rows by ``/``) or JSON, or
+        an object holding one as ``position`` (a generated puzzle)."""
+        if not isinstance(instance, (Position, dict, str)) and isinstance(getattr(instance, "position", None), Position):
+            instance = instance.position
         if isinstance(instance, Position):
             pos = instance
         elif isinstance(instance, dict):

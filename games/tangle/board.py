@@ -67,7 +67,7 @@ class Board:
 
         from .svg import svg_position
 
-        return svg_position(SimpleNamespace(board=self), title=self.name)
+        return svg_position(SimpleNamespace(board=self, n_players=0), title=self.name, legend=False)
 
     def _repr_svg_(self) -> str:  # Jupyter shows the picture
         return self.to_svg()

@@ -49,20 +49,35 @@ def svg_grid(
     title: str | None = None,
     boxes: list[int | None] | tuple[int | None, ...] = (),
     fan: int | None = None,
+    labels: bool = False,
+    start: int | None = None,
+    notes: list[str] | None = None,
 ) -> str:
     """SVG of the grid: each card coloured by kind with its movement symbol and name; dark
-    cards greyed when ``lit`` is given; ``path`` (cells) drawn as a numbered line."""
-    w = SIZE * CELL + 2 * PAD
-    h = w + (24 if title else 0)
-    top = PAD + (24 if title else 0)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+    cards greyed when ``lit`` is given; ``path`` (cells) drawn as a numbered line. ``labels``
+    numbers rows and columns from 0 as cells are written (row,col); ``start`` marks the
+    matchbox's first card; ``notes`` are lines of text under the grid (goal, answer)."""
+    notes = list(notes or [])
+    lab = 18 if labels else 0
+    grid = SIZE * CELL
+    w = max([grid + 2 * PAD + lab] + [int(6.6 * len(n)) + 2 * PAD for n in notes])
+    left = PAD + lab + (w - (grid + 2 * PAD + lab)) / 2
+    top = PAD + (24 if title else 0) + lab
+    h = top + grid + PAD + 18 * len(notes) + (6 if notes else 0)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h}" viewBox="0 0 {w:.0f} {h}" '
            'font-family="sans-serif">']
-    out.append(f'<rect width="{w}" height="{h}" fill="white"/>')
+    out.append(f'<rect width="{w:.0f}" height="{h}" fill="white"/>')
     if title:
         out.append(f'<text x="{w / 2}" y="20" text-anchor="middle" font-size="14">{_esc(title)}</text>')
+    if labels:
+        for k in range(SIZE):
+            out.append(f'<text x="{left + k * CELL + CELL / 2}" y="{top - 5}" text-anchor="middle" '
+                       f'font-size="12" fill="#444">{k}</text>')
+            out.append(f'<text x="{left - 6}" y="{top + k * CELL + CELL / 2 + 4}" text-anchor="end" '
+                       f'font-size="12" fill="#444">{k}</text>')
     for i in range(N_CELLS):
         r, c = rc(i)
-        x, y = PAD + c * CELL, top + r * CELL
+        x, y = left + c * CELL, top + r * CELL
         ch = layout[i]
         if ch == EMPTY:
             out.append(f'<rect x="{x + 3}" y="{y + 3}" width="{CELL - 6}" height="{CELL - 6}" rx="8" '
@@ -78,23 +93,31 @@ def svg_grid(
                    f'fill="#111">{KINDS[ch]}</text>')
         if i == fan:
             out.append(f'<text x="{x + CELL - 14}" y="{y + 20}" font-size="16">F</text>')
+        if i == start:
+            out.append(f'<rect x="{x + 1}" y="{y + 1}" width="{CELL - 2}" height="{CELL - 2}" rx="9" '
+                       'fill="none" stroke="#f2a900" stroke-width="4"/>')
+            out.append(f'<text x="{x + 8}" y="{y + 18}" font-size="11" font-weight="bold" fill="#7a5200">START</text>')
     for j, b in enumerate(boxes):
         if b is None:
             continue
         r, c = rc(b)
-        out.append(f'<rect x="{PAD + c * CELL + 8}" y="{top + r * CELL + 8}" width="16" height="12" '
+        out.append(f'<rect x="{left + c * CELL + 8}" y="{top + r * CELL + 8}" width="16" height="12" '
                    f'fill="{"#f2c14e" if j == 0 else "#5fa8d3"}" stroke="#222"/>')
     if path:
         pts = []
         for p in path:
             r, c = rc(p)
-            pts.append((PAD + c * CELL + CELL / 2, top + r * CELL + CELL / 2))
+            pts.append((left + c * CELL + CELL / 2, top + r * CELL + CELL / 2))
         out.append('<polyline points="' + " ".join(f"{x:.1f},{y:.1f}" for x, y in pts) +
                    '" fill="none" stroke="#000" stroke-opacity="0.6" stroke-width="3"/>')
         for k, (x, y) in enumerate(pts):
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="9" fill="{"#f2c14e" if k == 0 else "white"}" '
                        'stroke="#000"/>')
             out.append(f'<text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" font-size="10">{k}</text>')
+    y = top + grid + PAD
+    for line in notes:
+        y += 18
+        out.append(f'<text x="{PAD}" y="{y}" font-size="12">{_esc(line)}</text>')
     out.append("</svg>")
     return "\n".join(out)
 
