@@ -215,6 +215,7 @@ class PlaySession:
             self.bots = [None if s == "human" else make_bot(self.game_name, s, derive_seed(self.seed, i) % (1 << 31))
                          for i, s in enumerate(self.seats)]
         self.first_player = st.current_player()
+        self.chance_drawn: dict[int, int] = {}
 
     @property
     def state(self):
@@ -238,7 +239,12 @@ class PlaySession:
                 raise RuleError("no person to move after 20000 actions")
             p = st.current_player()
             if st.is_chance_node():
-                a = sample_chance(st, self.rng)
+                # chance already drawn at this point of the game is drawn the same after an undo
+                n = len(st.history())
+                a = self.chance_drawn.get(n)
+                if a is None or a not in st.legal_actions():
+                    a = sample_chance(st, self.rng)
+                    self.chance_drawn[n] = a
                 text = st.action_to_string(a)
                 if out and out[-1].startswith("chance: "):  # one line per run of chance moves
                     out[-1] += f", {text}"

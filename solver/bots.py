@@ -126,7 +126,7 @@ def hint(state) -> Hint:
     table = _family(name)(name)
     strongest = "perfect" if "perfect" in table else "strong"
     a = table[strongest][1](0).choose(state)
-    return Hint(a, f"the {strongest} bot plays {state.action_to_string(a)}")
+    return Hint(a, f"the {strongest} bot's move")
 
 
 def _strong_alias(table: dict, strong: str) -> dict:

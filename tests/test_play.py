@@ -291,3 +291,18 @@ def test_docs_play_examples_run(tmp_path, monkeypatch):
     for c in cmds:
         run(*shlex.split(c)[1:], stdin="")
     assert json.loads((tmp_path / "game.json").read_text())["game"] == "tanglung-solo"
+
+
+def test_undo_does_not_reroll_the_dice():
+    """Zinga rolls are chance nodes: after an undo the same dice come again (no re-roll by undo);
+    the perfect reaction profile is deterministic, so the game replays action for action."""
+    from tanglekit.generators.play import PlaySession, resolve_start
+
+    s = PlaySession(resolve_start("zinga", seed=2), ["human", "perfect"], seed=2)
+    s.advance()
+    assert s.handle("pass")[0] == "player 0: pass"
+    first = s.state.history()
+    assert s.handle("undo")[0].startswith("undone")
+    assert len(s.state.history()) == 6  # back to the first roll's race, the dice kept
+    s.handle("pass")
+    assert s.state.history() == first
