@@ -93,7 +93,7 @@ def _zangle_start(spec: str, params: dict) -> Start:
     opts.pop("max_turns", None)
     game = load_game("zangle-solo", **opts)
     state = game.new_initial_state_from(deal)
-    res = solve_deal(deal, max_states=2_000_000)
+    res = solve_deal(deal, max_states=2_000_000, time_limit=60.0)
     n = len(res.line) if res.solvable else None
     return Start("zangle-solo", state, spec, (0,), None, n, "the solver's winning line",
                  "clear every tableau pile", "actions")
@@ -104,7 +104,7 @@ def _qango_start(spec: str, params: dict) -> Start:
     from .qango import puzzle_from_id
 
     puz = puzzle_from_id(spec)
-    game = load_game("qango", board=puz.board.name, **params)
+    game = load_game("qango", **{"board": puz.board.name, "opening": puz.opening, **params})
     state = game.new_initial_state_from(puz.position)
     me = state.current_player()
     return Start("qango", state, spec, (me,), "perfect", puz.k, "fewest moves",
@@ -112,7 +112,6 @@ def _qango_start(spec: str, params: dict) -> Start:
 
 
 def _tangle_start(spec: str, params: dict) -> Start:
-    from ..games import load_game
     from ..games.tangle.engine import state_from_json
     from .tangle import puzzle_from_id
 
@@ -176,13 +175,19 @@ def replay_log(data: dict, where: str = "log", with_start: bool = False):
     for i, m in enumerate(moves, 1):
         try:
             a = int(m["action"])
-            if "move" in m and not state.is_chance_node() and state.action_to_string(a) != m["move"]:
-                raise FormatError(f"{where}: move {i} is {state.action_to_string(a)!r}, the log says {m['move']!r}")
-            state.apply_action(a)
         except (KeyError, TypeError, ValueError):
             raise FormatError(f"{where}: move {i} needs an integer 'action'") from None
+        if isinstance(m.get("move"), str) and not state.is_chance_node():
+            try:
+                name = state.action_to_string(a)
+            except TanglekitError:
+                name = None
+            if name is not None and name != m["move"]:
+                raise FormatError(f"{where}: move {i} is {name!r} here, the log says {m['move']!r}")
+        try:
+            state.apply_action(a)
         except RuleError as e:
-            raise FormatError(f"{where}: move {i} ({m.get('move', m.get('action'))}) is illegal: {e}") from None
+            raise FormatError(f"{where}: move {i} ({m.get('move', a)}) is illegal: {e}") from None
     return (state, initial) if with_start else state
 
 

@@ -113,7 +113,10 @@ def test_play_tanglung_challenge_to_solved_with_log_and_replay(tmp_path):
     # a log whose moves were tampered with is refused, naming the move
     data["moves"][3]["action"] = data["moves"][0]["action"]
     log.write_text(json.dumps(data))
-    assert "move 4" in str(run("replay", str(log), rc=2).exception)
+    assert "move 4 is '1,3' here, the log says '2,1'" in str(run("replay", str(log), rc=2).exception)
+    data["moves"][3] = dict(data["moves"][2])  # consistent text, but staying on 1,1 is no move
+    log.write_text(json.dumps(data))
+    assert "move 4 (1,1) is illegal" in str(run("replay", str(log), rc=2).exception)
 
 
 def test_play_refuses_illegal_moves_and_undoes_and_hints():
