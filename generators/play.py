@@ -313,15 +313,14 @@ class PlaySession:
             pts = self.turn_points()
             verdict = "solved" if pts >= (s.optimum or 0) else "not solved"
             return f"{verdict}: {pts} points this turn ({s.optimum_note}: {s.optimum} points)"
-        if s.optimum is not None and humans and len(humans) == 1:
-            me = humans[0]
-            mine = self.human_moves()
+        if st.num_players() == 1 or (s.optimum is not None and len(humans) == 1):
+            me = humans[0] if humans else 0
+            n = self.human_moves() if humans else len(st.history()) - self.base
             won = ret[me] > 0 and (st.num_players() == 1 or ret[me] == max(ret) > min(ret))
+            opt = f" ({s.optimum_note}: {s.optimum})" if s.optimum is not None else ""
             if won:
-                return f"solved in {mine} {s.moves_counted} ({s.optimum_note}: {s.optimum})"
-            return f"not solved: returns {ret} ({s.optimum_note}: {s.optimum})"
-        if st.num_players() == 1:
-            return ("solved" if ret[0] > 0 else "not solved") + f" in {self.human_moves() or len(st.history()) - self.base} {s.moves_counted}; returns {ret}"
+                return f"solved in {n} {s.moves_counted}{opt}"
+            return f"not solved after {n} {s.moves_counted}: returns {ret}{opt}"
         from ..solver.match import is_cooperative, winners_of
 
         w = winners_of(ret, is_cooperative(st.get_game()))
