@@ -130,7 +130,7 @@ def split_id(text: str) -> ParsedId:
 def format_params(*flags: str, **values) -> str:
     """PARAMS text: bare words then ``key=value`` pairs in the order given (None values left out)."""
     out = [str(f) for f in flags if f not in (None, "")]
-    out += [f"{k.replace('_', '-')}={_value(v)}" for k, v in values.items() if v is not None]
+    out += [f"{k}={_value(v)}" for k, v in values.items() if v is not None]
     for part in out:
         if not _PARAMS_RE.match(part) or not part:
             raise FormatError(f"cannot put {short(part)} in an ID's parameters")
