@@ -87,54 +87,10 @@ def deck_text(deck: Deck) -> str:
 
 
 def deck_svg(deck: Deck, unit: float = 28.0) -> str:
-    """The deck's card kinds in their colours, one per slot, captioned with kind and count.
+    """The deck sheet (games/zangle/svg.py)."""
+    from .games.zangle.svg import deck_svg as _svg
 
-    Z cards (no triangles) are drawn as an empty dashed card outline.
-    """
-    from xml.sax.saxutils import escape
-
-    from .games.zangle.cards import PAINT
-
-    from .shapes.lattice import TRIANGLE
-
-    slot_w, slot_h, cols = 4.2, 3.6, 4
-    parts = []
-    for i, (kind, colour, shape, count) in enumerate(deck.kinds):
-        r, c = divmod(i, cols)
-        x0, y0 = c * slot_w, r * slot_h
-        if shape is None:
-            parts.append(
-                f'<rect x="{x0 + 1.3:.3f}" y="{y0 + 0.3:.3f}" width="1.6" height="2.2" fill="none" '
-                'stroke="#888888" stroke-width="0.05" stroke-dasharray="0.15,0.1"/>'
-            )
-        else:
-            q = shape.normalized()
-            pts_all = [pt for cell in q.cells for pt in TRIANGLE.polygon(cell)]
-            w = max(p[0] for p in pts_all) - min(p[0] for p in pts_all)
-            h = max(p[1] for p in pts_all) - min(p[1] for p in pts_all)
-            dx = x0 + (slot_w - w) / 2 - min(p[0] for p in pts_all)
-            dy = y0 + 0.3 + (2.4 - h) / 2 - min(p[1] for p in pts_all)
-            fill = PAINT.get(colour, "#999999")
-            for cell in q.cells:
-                pts = " ".join(f"{x + dx:.3f},{y + dy:.3f}" for x, y in TRIANGLE.polygon(cell))
-                parts.append(f'<polygon points="{pts}" fill="{fill}" stroke="#ffffff" stroke-width="0.03"/>')
-            for a, b in q.boundary_edges():
-                parts.append(
-                    f'<line x1="{a[0] + dx:.3f}" y1="{a[1] + dy:.3f}" x2="{b[0] + dx:.3f}" '
-                    f'y2="{b[1] + dy:.3f}" stroke="#222222" stroke-width="0.06" stroke-linecap="round"/>'
-                )
-        parts.append(
-            f'<text x="{x0 + slot_w / 2:.3f}" y="{y0 + 3.2:.3f}" font-family="sans-serif" font-size="0.42" '
-            f'text-anchor="middle" fill="#222222">{escape(kind)} x{count}</text>'
-        )
-    rows = (len(deck.kinds) + cols - 1) // cols
-    w, h = cols * slot_w, rows * slot_h
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w * unit:.0f}" height="{h * unit:.0f}" '
-        f'viewBox="0 0 {w:.3f} {h:.3f}">\n<rect width="{w:.3f}" height="{h:.3f}" fill="#ffffff"/>\n'
-        + "\n".join(parts)
-        + "\n</svg>\n"
-    )
+    return _svg(deck, unit)
 
 
 def play_command(mode: str, players: int | None = None, bots: Sequence[str] | None = None, seed: int = 0,

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from xml.sax.saxutils import escape
 
 from ..errors import RuleError, SolverError
 
@@ -132,90 +131,12 @@ def generate_challenges(count: int = 1, difficulty: str = "medium", seed: int = 
 # --------------------------------------------------------------------------------------------
 # Printable sheet
 # --------------------------------------------------------------------------------------------
-def _card_svg(card, x: float, y: float, w: float, h: float, face_up: bool, label: str) -> list[str]:
-    from ..games.zangle.cards import PAINT
-    from ..shapes.lattice import TRIANGLE
-
-    out = [f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" rx="0.15" '
-           f'fill="{"#ffffff" if face_up else "#e6e6e6"}" stroke="#333333" stroke-width="{0.06 if face_up else 0.03}"'
-           + ("" if face_up else ' stroke-dasharray="0.12,0.08"') + "/>"]
-    if card.shape is not None:
-        q = card.shape.normalized()
-        pts = [pt for c in q.cells for pt in TRIANGLE.polygon(c)]
-        x0, x1 = min(p[0] for p in pts), max(p[0] for p in pts)
-        y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
-        s = min((w - 0.4) / max(x1 - x0, 1e-9), (h - 1.15) / max(y1 - y0, 1e-9), 0.7)
-        dx = x + (w - s * (x1 - x0)) / 2 - s * x0
-        dy = y + 0.75 + (h - 1.15 - s * (y1 - y0)) / 2 - s * y0
-        fill = PAINT.get(card.colour, "#999999")
-        op = "1" if face_up else "0.45"
-        for c in q.cells:
-            poly = " ".join(f"{px * s + dx:.3f},{py * s + dy:.3f}" for px, py in TRIANGLE.polygon(c))
-            out.append(f'<polygon points="{poly}" fill="{fill}" fill-opacity="{op}" stroke="#ffffff" '
-                       'stroke-width="0.03"/>')
-    else:
-        out.append(f'<text x="{x + w / 2:.2f}" y="{y + h / 2:.2f}" font-size="0.8" text-anchor="middle" '
-                   'font-family="sans-serif" font-weight="bold" fill="#555555">Z</text>')
-    out.append(f'<text x="{x + w / 2:.2f}" y="{y + 0.34:.2f}" font-size="0.26" text-anchor="middle" '
-               f'font-family="sans-serif" fill="#222222">{escape(label)}</text>')
-    # the card id, as the solution names it
-    out.append(f'<text x="{x + w / 2:.2f}" y="{y + 0.64:.2f}" font-size="0.24" text-anchor="middle" '
-               f'font-family="monospace" font-weight="bold" fill="#000000">{escape(card.id)}</text>')
-    return out
-
-
 def challenge_svg(ch: Challenge, unit: float = 30.0) -> str:
-    """A printable sheet: the middle, the draw pile in order, and each tableau pile as a column
-    (the face-up top card at the bottom of the column, face-down cards above it, dashed)."""
-    deal = ch.deal
-    by = deal.deck.by_id
-    w, h, gap = 2.2, 2.6, 0.3
-    parts = []
-    title = f"Zangle solo challenge - {ch.grade} - {len(deal.piles)} piles"
-    parts.append(f'<text x="0.3" y="0.8" font-size="0.6" font-family="sans-serif" font-weight="bold">'
-                 f'{escape(title)}</text>')
-    parts.append(f'<text x="0.3" y="1.4" font-size="0.3" font-family="monospace">{escape(ch.seed_id)}</text>')
-    y = 2.0
-    parts.append(f'<text x="0.3" y="{y + 0.3:.2f}" font-size="0.35" font-family="sans-serif">'
-                 'Middle (face up) and draw pile (top card first, face down)</text>')
-    y += 0.6
-    x = 0.3
-    for i, c in enumerate(deal.middle):
-        parts += _card_svg(by[c], x, y, w, h, True, f"middle {i + 1}")
-        x += w + gap
-    x += gap * 2
-    for i, c in enumerate(deal.draw):
-        parts += _card_svg(by[c], x, y, w, h, False, f"draw {i + 1}")
-        x += w + gap
-    width = max(x, len(deal.piles) * (w + gap) + 0.6) + 0.3
-    y += h + 0.8
-    parts.append(f'<text x="0.3" y="{y:.2f}" font-size="0.35" font-family="sans-serif">'
-                 'Tableau: each column is one pile, bottom card at the top, face-up card last</text>')
-    y += 0.4
-    tallest = max(len(p) for p in deal.piles)
-    for i, p in enumerate(deal.piles):
-        px = 0.3 + i * (w + gap)
-        for j, c in enumerate(p):
-            up = j == len(p) - 1
-            parts += _card_svg(by[c], px, y + j * (h * 0.85), w, h, up, f"pile {i + 1}.{j + 1}")
-    y += (tallest - 1) * h * 0.85 + h + 0.6
-    for line in (f"Goal: empty the tableau. A Zangle covers a target card's shape exactly with other cards' shapes,",
-                 "using at least one middle card and at least one pile top (at most one card per pile).",
-                 "Piles are numbered 1.." + str(len(deal.piles)) + " from the left; each card shows its id, as the answer names it.",
-                 f"Rules: {_rules_line(deal.options)}"):
-        parts.append(f'<text x="0.3" y="{y:.2f}" font-size="0.32" font-family="sans-serif">{escape(line)}</text>')
-        y += 0.5
-    height = y + 0.2
-    width = max(width, 26.0)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * unit:.0f}" height="{height * unit:.0f}" '
-            f'viewBox="0 0 {width:.2f} {height:.2f}">\n<rect width="{width:.2f}" height="{height:.2f}" '
-            'fill="#ffffff"/>\n' + "\n".join(parts) + "\n</svg>\n")
+    """A printable sheet of the challenge (games/zangle/svg.py draws it)."""
+    from ..games.zangle.svg import solo_sheet_svg
 
-
-def _rules_line(options) -> str:
-    return (f"an emptied pile {'must' if options.fill_empty_pile == 'must' else 'may'} be filled with the top card "
-            f"of a pile with cards below it; discarding the middle only when no Zangle exists"
-            + ("" if not options.voluntary_discard else " (or at any time)") + ".")
+    title = f"Zangle solo challenge - {ch.grade} - {len(ch.deal.piles)} piles"
+    return solo_sheet_svg(ch.deal, title, ch.seed_id, unit)
 
 
 def solution_steps(ch: Challenge) -> list[str]:
@@ -243,18 +164,10 @@ def solution_steps(ch: Challenge) -> list[str]:
 
 def challenge_answer_svg(ch: Challenge, unit: float = 30.0) -> str:
     """The answer page: the winning line step by step."""
+    from ..games.zangle.svg import text_page_svg
+
     steps = solution_steps(ch)
-    lines = [f"Answer: {len(steps)} steps", ch.seed_id, ""] + steps
-    width = max(26.0, 0.3 + max(len(t) for t in lines) * 0.19)
-    height = 0.9 + 0.5 * len(lines)
-    parts = []
-    for i, t in enumerate(lines):
-        size, weight = ("0.5", "bold") if i == 0 else ("0.32", "normal")
-        parts.append(f'<text x="0.3" y="{0.8 + 0.5 * i:.2f}" font-size="{size}" font-weight="{weight}" '
-                     f'font-family="sans-serif">{escape(t)}</text>')
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * unit:.0f}" height="{height * unit:.0f}" '
-            f'viewBox="0 0 {width:.2f} {height:.2f}">\n<rect width="{width:.2f}" height="{height:.2f}" '
-            'fill="#ffffff"/>\n' + "\n".join(parts) + "\n</svg>\n")
+    return text_page_svg([f"Answer: {len(steps)} steps", ch.seed_id, ""] + steps, unit)
 
 
 __all__ = ["DIFFICULTIES", "Challenge", "challenge_answer_svg", "challenge_svg", "solution_steps", "deal_stats", "format_stats", "generate_challenge", "generate_challenges", "generate_turn_deal", "turn_deal_properties", "wilson",

@@ -80,7 +80,7 @@ _ACTION_CACHE_MAX = 200_000
 
 def zangle_actions(middle: Sequence[Card], own: Sequence[Card], deck: Deck, options: ZangleOptions) -> list[Action]:
     """Every legal Zangle on (middle, own) as actions, best first (memoised by card ids)."""
-    from ...solver.zangle_finder import deck_table, find_zangles
+    from .moves import deck_table, find_zangles
 
     if not middle or not own:
         # rule 3 needs a card from each place (Z cards included): nothing to search
