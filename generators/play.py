@@ -86,7 +86,8 @@ def _tanglung_start(spec: str, params: dict) -> Start:
 
 def _zangle_start(spec: str, params: dict) -> Start:
     from ..games import load_game
-    from ..solver.zangle_solo import load_solo_deal, solve_deal
+    from ..solver.zangle_solo import solve_deal
+    from .zangle import load_solo_deal
 
     deal = load_solo_deal(spec)
     opts = {**deal.options.to_json(), **params}
@@ -146,6 +147,9 @@ def _file_start(spec: str) -> Start:
         data = json.loads(Path(spec).read_text(encoding="utf-8"))
     except json.JSONDecodeError as e:
         raise FormatError(f"{spec}: not valid JSON ({e.msg} at line {e.lineno})") from None
+    if isinstance(data, dict) and str(data.get("format", "")).startswith(("tanglekit/zangle-solo",
+                                                                          "tanglekit-zangle-solo")):
+        return _zangle_start(spec, {})  # a Zangle solo deal or generated challenge file
     if isinstance(data, dict) and data.get("format") == LOG_FORMAT:
         state, initial = replay_log(data, spec, with_start=True)
         src = data.get("source")

@@ -18,13 +18,15 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ..errors import RuleError, SolverError
-
-DIFFICULTIES = ("easy", "medium", "hard", "expert")
+from ..errors import FormatError, RuleError, SolverError
+from ..games.zangle.solo_deal import DIFFICULTIES, SOLO_FORMAT
+from ..jsonio import tagged
+from .ids import Instance, make_seed, split_id
 PLAYOUTS = 1000
 LINE_CAP = 10_000
 EXPERT_RATE, HARD_RATE, EASY_RATE = 0.005, 0.02, 0.05
 MAX_TRIES = 3000
+MAX_COUNT = 1000  # challenges in one call (each takes up to a few seconds)
 SOLVE_STATES = 200_000
 
 
@@ -58,18 +60,28 @@ class Challenge:
     seed: int
     solution: list
     measures: dict = field(default_factory=dict)
+    asked: str | None = None  # the difficulty asked of the generator ("any" or a grade)
 
     @property
     def seed_id(self) -> str:
-        return f"{self.deal.params(self.grade)}#{self.seed}"
+        """``zangle:solo,piles=N,...,GRADE#SEED``: the generator's parameters and seed (the
+        difficulty asked, so ``any`` stays ``any``)."""
+        from ..games.zangle.solo_deal import id_params
+
+        return make_seed("zangle", id_params(self.deal.options, self.asked or self.grade, self.deal.deck), self.seed)
 
     @property
     def id(self) -> str:
         return self.deal.share_id(self.grade)
 
     def to_json(self) -> dict:
-        return {"id": self.id, "seed_id": self.seed_id, "grade": self.grade, "measures": self.measures,
-                "deal": self.deal.to_json(), "solution": [a.to_json() for a in self.solution]}
+        """A challenge file (format ``tanglekit/zangle-solo``): read back as its deal by every
+        command that takes a solo deal. ``line`` is the solution in the game's notation."""
+        return tagged(SOLO_FORMAT, {
+            "game": "zangle-solo", "id": self.id, "seed_id": self.seed_id, "grade": self.grade,
+            "difficulty": self.grade, "measures": self.measures, "deal": self.deal.to_json(),
+            "solution": [a.to_json() for a in self.solution], "line": [str(a) for a in self.solution],
+            "moves": len(self.solution)})
 
 
 def measure(deal, seed: int = 0, playouts: int = PLAYOUTS, want: str | None = None) -> dict | None:
@@ -100,7 +112,9 @@ def generate_challenge(seed: int = 0, difficulty: str = "any", options=None, dec
     from ..solver.zangle_solo import SoloDeal, check_line
 
     if difficulty not in DIFFICULTIES + ("any",):
-        raise RuleError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {difficulty!r}")
+        raise RuleError(f"difficulty must be one of {', '.join(DIFFICULTIES)} or any, not {str(difficulty)[:40]!r}")
+    if not 0 <= int(seed) < 2**63:
+        raise RuleError("seed must be a whole number in [0, 2**63)")
     options = options or ZangleOptions()
     rng = random.Random(f"zangle-solo:{seed}")
     for _ in range(max_tries):
@@ -113,13 +127,16 @@ def generate_challenge(seed: int = 0, difficulty: str = "any", options=None, dec
         if not check_line(deal, line):  # re-verified on the engine
             raise SolverError("generated challenge failed its verification replay")
         m["rate_percent"] = round(100 * m["playout_rate"], 2)
-        return Challenge(deal, m["grade"], seed, line, m)
+        return Challenge(deal, m["grade"], seed, line, m, difficulty)
     raise SolverError(f"no {difficulty} challenge found in {max_tries} deals (seed {seed})")
 
 
 def generate_challenges(count: int = 1, difficulty: str = "medium", seed: int = 0, options=None, deck=None,
                         progress=None) -> list[Challenge]:
     """``count`` challenges with seeds ``seed``, ``seed + 1``, ..."""
+    from ..limits import check_count
+
+    check_count(count, "--count", maximum=MAX_COUNT)
     out = []
     for i in range(count):
         out.append(generate_challenge(seed + i, difficulty, options, deck))
@@ -141,25 +158,9 @@ def challenge_svg(ch: Challenge, unit: float = 30.0) -> str:
 
 def solution_steps(ch: Challenge) -> list[str]:
     """The winning line in words, with card ids and 1-based piles as on the sheet."""
-    g = ch.deal.game()
-    out = []
-    for k, a in enumerate(ch.solution, 1):
-        where = {c.id: "middle" for c in g.middle}
-        where.update({p[-1].id: f"pile {i + 1}" for i, p in enumerate(g.piles) if p})
-        d = a.to_json()
-        if d["kind"] == "zangle":
-            pieces = " + ".join(f"{c} ({where.get(c, '?')})" for c in d["pieces"])
-            z = "".join(f", with {c} ({where.get(c, '?')})" for c in d["z"])
-            out.append(f"{k}. Zangle: {d['target']} ({where.get(d['target'], '?')}) = {pieces}{z}")
-        elif d["kind"] == "fill":
-            top = g.piles[d["src"]][-1].id
-            out.append(f"{k}. Move {top} from pile {d['src'] + 1} to the empty pile {d['dst'] + 1}")
-        elif d["kind"] == "skip":
-            out.append(f"{k}. Leave the empty pile empty")
-        else:
-            out.append(f"{k}. Discard the middle and draw up to 3 new cards")
-        g.apply(a)
-    return out
+    from ..games.zangle.solo_deal import describe_line
+
+    return describe_line(ch.deal, ch.solution)
 
 
 def challenge_answer_svg(ch: Challenge, unit: float = 30.0) -> str:
@@ -170,7 +171,53 @@ def challenge_answer_svg(ch: Challenge, unit: float = 30.0) -> str:
     return text_page_svg([f"Answer: {len(steps)} steps", ch.seed_id, ""] + steps, unit)
 
 
-__all__ = ["DIFFICULTIES", "Challenge", "challenge_answer_svg", "challenge_svg", "solution_steps", "deal_stats", "format_stats", "generate_challenge", "generate_challenges", "generate_turn_deal", "turn_deal_properties", "wilson",
+# --------------------------------------------------------------------------------------------
+# IDs: zangle:solo,PARAMS:<description> (the deal) and zangle:solo,PARAMS#SEED (the generator)
+# --------------------------------------------------------------------------------------------
+def resolve_solo(text_or_parsed, deck=None) -> Instance:
+    """The solo deal an ID stands for: the descriptive form decoded by the games layer, the seed
+    form regenerated (same parameters, same seed, same deal). ``deck`` for custom-deck IDs."""
+    from ..games.zangle.solo_deal import check_id_deck, deal_from_description, id_params, parse_id_params
+
+    parsed = split_id(text_or_parsed) if isinstance(text_or_parsed, str) else text_or_parsed
+    options, grade, deck_name = parse_id_params(parsed)
+    deck = check_id_deck(parsed, deck_name, deck)
+    if not parsed.is_seed:
+        deal = deal_from_description(parsed, deck)
+        return Instance("zangle-solo-deal", deal, deal.share_id(grade), None, {"grade": grade})
+    ch = generate_challenge(seed=parsed.seed, difficulty=grade or "any", options=options, deck=deck)
+    return Instance("zangle-solo-deal", ch.deal, ch.id,
+                    make_seed("zangle", id_params(ch.deal.options, grade, deck), parsed.seed),
+                    {"grade": ch.grade, "challenge": ch})
+
+
+def resolve_id(parsed) -> Instance:
+    """The registry's entry point (generators.ids.resolve) for ``zangle:`` IDs."""
+    return resolve_solo(parsed)
+
+
+def deal_from_id(text: str, deck=None):
+    """The ``SoloDeal`` of either ID form."""
+    return resolve_solo(text, deck).value
+
+
+def load_solo_deal(source, deck=None):
+    """A solo deal from a file, inline JSON, or an ID of either form."""
+    from pathlib import Path
+
+    from ..games.zangle.solo_deal import load_solo_deal_file
+    from .ids import looks_like_id
+
+    text = str(source)
+    if isinstance(source, str) and looks_like_id(text) and not Path(text).exists():
+        parsed = split_id(text)
+        if parsed.game != "zangle":
+            raise FormatError(f"this is a {parsed.game} ID, expected a Zangle solo deal (file or zangle:solo ID)")
+        return resolve_solo(parsed, deck).value
+    return load_solo_deal_file(source, deck)
+
+
+__all__ = ["DIFFICULTIES", "Challenge", "deal_from_id", "load_solo_deal", "resolve_id", "resolve_solo", "challenge_answer_svg", "challenge_svg", "solution_steps", "deal_stats", "format_stats", "generate_challenge", "generate_challenges", "generate_turn_deal", "turn_deal_properties", "wilson",
            "grade_of", "greedy_wins", "measure"]
 
 
