@@ -13,11 +13,14 @@ import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Annotated, Any, Literal, Optional, Sequence
 
 import numpy as np
 
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
 from ...errors import FormatError, RuleError
+from ...jsonio import expect_format, read_json_lines, register_format, validate
 from .cards import Card, Deck, default_deck, deck_from_json
 from .rules import ZangleOptions
 
@@ -73,6 +76,38 @@ class Action:
             return f"fill pile {self.dst} from pile {self.src}"
         return self.kind
 
+
+class _ActionModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    kind: Literal[ACTION_KINDS]  # type: ignore[valid-type]
+    target: StrictStr = Field("", max_length=100)
+    pieces: list[Annotated[StrictStr, Field(max_length=100)]] = Field(default_factory=list, max_length=64)
+    z: list[Annotated[StrictStr, Field(max_length=100)]] = Field(default_factory=list, max_length=64)
+    src: StrictInt = Field(-1, ge=-1, le=64)
+    dst: StrictInt = Field(-1, ge=-1, le=64)
+
+
+class _LogHeader(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    game: Literal["solo", "turn", "speed"]
+    seed: StrictInt = Field(0, ge=-(2**63), le=2**63 - 1)
+    options: Optional[dict[StrictStr, Any]] = Field(None, max_length=20)
+    params: dict[StrictStr, Any] = Field(default_factory=dict, max_length=10)
+    deck: Optional[StrictStr] = Field(None, max_length=200)
+    deck_data: Optional[dict[StrictStr, Any]] = None
+
+
+class _LogMove(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    player: Optional[StrictInt] = Field(None, ge=-4, le=64)
+    action: _ActionModel
+
+
+LOG_FORMAT = register_format("tanglekit/zangle-log", 1, "Zangle move log", _LogHeader,
+                             lambda d: d.get("game") in ("solo", "turn", "speed") and "seed" in d)
+_PARAM_KEYS = {"solo": {"layout"}, "turn": {"players", "rounds", "position"},
+               "speed": {"players", "rounds", "skills", "model"}}
+MAX_ROUNDS = 100
 
 _ACTION_CACHE: dict[tuple, list[Action]] = {}
 _ACTION_CACHE_MAX = 200_000
@@ -182,6 +217,8 @@ class GameState:
     # -- move log ------------------------------------------------------------------------
     def log_header(self) -> dict:
         h = {
+            "format": LOG_FORMAT.tag,
+            "version": LOG_FORMAT.version,
             "game": self.game,
             "seed": self.seed,
             "options": self.options.to_json(),
@@ -232,39 +269,41 @@ def replay_log(source: str | Path | Sequence[str], deck: Deck | None = None) -> 
     from .turn import TurnGame
 
     if isinstance(source, (str, Path)):
-        try:
-            lines = Path(source).read_text(encoding="utf-8").splitlines()
-        except OSError as e:
-            raise FormatError(f"{source}: cannot read move log ({e.strerror})") from None
+        docs = read_json_lines(source, LOG_FORMAT.title)
+        where = str(source)[-120:]
     else:
-        lines = list(source)
-    lines = [ln for ln in lines if ln.strip()]
-    if not lines:
-        raise FormatError("empty move log")
-    try:
-        head = json.loads(lines[0])
-        moves = [json.loads(ln) for ln in lines[1:]]
-    except json.JSONDecodeError as e:
-        raise FormatError(f"move log is not JSON lines: {e}") from None
+        docs = read_json_lines("\n".join(source), LOG_FORMAT.title, from_text=True)
+        where = "move log"
+    if not docs:
+        raise FormatError(f"{where}: empty move log")
+    head = docs[0]
+    expect_format(head, LOG_FORMAT, f"{where} line 1")
+    h = validate(head, _LogHeader, f"{where} line 1", "move log header")
     games = {"solo": SoloGame, "turn": TurnGame, "speed": SpeedGame}
-    cls = games.get(head.get("game"))
-    if cls is None:
-        raise FormatError(f"move log: unknown game {head.get('game')!r}")
-    if deck is None and "deck_data" in head:
-        deck = deck_from_json(head["deck_data"], "move log deck")
-    state = cls(
-        seed=head.get("seed", 0),
-        options=ZangleOptions.from_json(head.get("options")),
-        deck=deck,
-        **head.get("params", {}),
-    )
-    for i, m in enumerate(moves, 2):
-        if m.get("player") is not None and m["player"] != state.current_player():
-            raise FormatError(f"move log line {i}: player {m['player']} is not to move")
+    cls = games[h.game]
+    bad = sorted(set(h.params) - _PARAM_KEYS[h.game])
+    if bad:
+        raise FormatError(f"{where} line 1 at params: unknown parameter {bad[0][:40]!r} of the {h.game} game")
+    for k in ("players", "rounds"):
+        v = h.params.get(k)
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= MAX_ROUNDS):
+            raise FormatError(f"{where} line 1 at params.{k}: expected a whole number 1..{MAX_ROUNDS}")
+    if deck is None and h.deck_data is not None:
+        deck = deck_from_json(h.deck_data, f"{where} deck")
+    try:
+        state = cls(seed=h.seed, options=ZangleOptions.from_json(h.options), deck=deck, **h.params)
+    except RuleError as e:
+        raise FormatError(f"{where} line 1: {e}") from None
+    except (TypeError, ValueError, KeyError, AttributeError, ArithmeticError) as e:
+        raise FormatError(f"{where} line 1 at params: not a valid {h.game} game set-up ({type(e).__name__})") from None
+    for i, m in enumerate(docs[1:], 2):
+        mv = validate(m, _LogMove, f"{where} line {i}", "move")
+        if mv.player is not None and mv.player != state.current_player():
+            raise FormatError(f"{where} line {i}: player {mv.player} is not to move")
         try:
-            state.apply(Action.from_json(m.get("action")))
+            state.apply(Action.from_json(m["action"]))
         except RuleError as e:
-            raise FormatError(f"move log line {i}: {e}") from None
+            raise FormatError(f"{where} line {i}: {e}") from None
     return state
 
 
