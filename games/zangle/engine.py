@@ -307,14 +307,67 @@ def replay_log(source: str | Path | Sequence[str], deck: Deck | None = None) -> 
     return state
 
 
+OWN_PILE = 10  # own draw pile per player at a round's start (turn and speed games)
+FACE_UP = 4  # own face-up cards (and each player's hand in a bonus round)
+MIDDLE = 4  # face-up middle cards
+
+
 class RoundScoredGame(GameState):
     """Turn and speed games: points per round, lowest total after the last round wins, a tie
-    for the lowest total goes to a bonus round between the tied players."""
+    for the lowest total goes to a bonus round between the tied players. ``_deal_round`` is the
+    one round set-up both games use."""
 
     players: int
     round_points: list
     winners: list
     over: bool
+    rng: random.Random
+
+    def _deal_round(self, bonus: list[int] | None = None) -> None:
+        """Shuffle the whole deck from the game's RNG and deal a round: ``OWN_PILE`` cards to each
+        seat's own draw pile (a bonus round: ``FACE_UP`` cards face up, no pile), the rest is the
+        middle draw pile; ``_before_refill`` may move cards (handicaps), then the middle and every
+        seat's face-up cards are refilled."""
+        cards = list(self.deck.cards)
+        self.rng.shuffle(cards)
+        self.bonus = bonus
+        self.seats = list(range(self.players)) if bonus is None else list(bonus)
+        n = self.players
+        self.own: list[list[Card]] = [[] for _ in range(n)]
+        self.own_pile: list[list[Card]] = [[] for _ in range(n)]
+        self.won: list[list[Card]] = [[] for _ in range(n)]  # Zangles built this round
+        k = 0
+        for p in self.seats:
+            if bonus is None:
+                self.own_pile[p] = cards[k : k + OWN_PILE]
+                k += OWN_PILE
+            else:
+                self.own[p] = cards[k : k + FACE_UP]
+                k += FACE_UP
+        self.middle_pile: list[Card] = cards[k:]
+        self._before_refill()
+        self.middle: list[Card] = []
+        self._refill_middle()
+        for p in self.seats:
+            self._refill_own(p)
+
+    def _before_refill(self) -> None:
+        """Hook between dealing and the first refill (the speed game's level-4 handicap)."""
+
+    def face_up_limit(self, p: int) -> int:
+        return FACE_UP
+
+    def _refill_middle(self) -> None:
+        while len(self.middle) < MIDDLE and self.middle_pile:
+            self.middle.append(self.middle_pile.pop(0))
+
+    def _refill_own(self, p: int) -> None:
+        limit = self.face_up_limit(p)
+        while len(self.own[p]) < limit and self.own_pile[p]:
+            self.own[p].append(self.own_pile[p].pop(0))
+
+    def cards_left(self, p: int) -> int:
+        return len(self.own[p]) + len(self.own_pile[p])
 
     def _start_round(self, bonus=None) -> None:
         raise NotImplementedError
