@@ -84,6 +84,8 @@ def check_text_arg(text: str, what: str = "argument", max_len: int = MAX_TEXT_AR
 
 def _name(p: Path) -> str:
     s = str(p)
+    if re.search(r"[\x00-\x1f\x7f]", s):  # a name with line breaks would break the one-line message
+        s = s.encode("unicode_escape").decode("ascii")
     return s if len(s) <= 120 else "…" + s[-100:]
 
 
@@ -288,8 +290,10 @@ def _loc(loc) -> str:
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        else:
+        elif re.fullmatch(r"[A-Za-z0-9_\-]{1,40}", str(part)):
             out += ("." if out else "") + str(part)
+        else:  # a field name of a hostile file: quoted, cut short, never raw control characters
+            out += f"[{short(str(part), 30)}]"
     return out
 
 

@@ -209,7 +209,14 @@ def load_solo_deal(source, deck=None):
     from .ids import looks_like_id
 
     text = str(source)
-    if isinstance(source, str) and looks_like_id(text) and not Path(text).exists():
+
+    def exists(t: str) -> bool:
+        try:
+            return Path(t).exists()
+        except (OSError, ValueError):
+            return False
+
+    if isinstance(source, str) and looks_like_id(text) and not exists(text):
         parsed = split_id(text)
         if parsed.game != "zangle":
             raise FormatError(f"this is a {parsed.game} ID, expected a Zangle solo deal (file or zangle:solo ID)")
@@ -400,7 +407,10 @@ def generate_turn_deal(players: int = 2, seed: int = 0, properties: tuple[str, .
             ok &= all(props["start_zangle"])
         if not ok:
             continue
-        deal = {"middle": [c.id for c in g.middle], "own": [c.id for c in g.own[0]],
+        from ..games.zangle.deal import DEAL_FORMAT
+
+        deal = {"format": DEAL_FORMAT.tag, "version": DEAL_FORMAT.version,
+                "middle": [c.id for c in g.middle], "own": [c.id for c in g.own[0]],
                 "own_pile": [c.id for c in g.own_pile[0]], "middle_pile": [c.id for c in g.middle_pile],
                 "others": [{"own": [c.id for c in g.own[p]], "own_pile": [c.id for c in g.own_pile[p]]}
                            for p in range(1, players)]}

@@ -48,7 +48,7 @@ def load_solo_deal(source: str | Path, deck=None) -> SoloDeal:
     ``tanglekit.generators.zangle.load_solo_deal``)."""
     from ..games.zangle.solo_deal import load_solo_deal_file
 
-    if is_solo_id(str(source)) and not Path(str(source)).exists():
+    if is_solo_id(str(source)):
         return deal_from_id(str(source), deck)
     return load_solo_deal_file(source, deck)
 

@@ -20,8 +20,8 @@ from typing import Annotated, Any, Optional
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from ...errors import FormatError, ShapeError
-from ...jsonio import (MAX_BYTES, decode_text, expect_format, parse_json_text, read_bytes, register_format, short,
-                       tagged, validate)
+from ...jsonio import (MAX_BYTES, _name, decode_text, expect_format, parse_json_text, read_bytes,
+                       register_format, short, tagged, validate)
 from ...shapes.lattice import TRIANGLE
 from ...shapes.polyform import Polyform
 
@@ -70,8 +70,13 @@ class _DeckFile(BaseModel):
     cards: list[_CardKind] = Field(min_length=1, max_length=MAX_KINDS)
 
 
-DECK_FORMAT = register_format("tanglekit/zangle-deck", 1, "Zangle deck", _DeckFile,
-                              lambda d: isinstance(d.get("cards"), list) and "middle" not in d)
+def _sniff_deck(d) -> bool:
+    cards = d.get("cards")
+    return bool(cards) and isinstance(cards, list) and all(
+        isinstance(e, dict) and "cells" in e and "id" in e for e in cards)
+
+
+DECK_FORMAT = register_format("tanglekit/zangle-deck", 1, "Zangle deck", _DeckFile, _sniff_deck)
 
 
 @dataclass(frozen=True, eq=False)
@@ -145,6 +150,27 @@ def shape_from_cells(cells, where: str, allow_disconnected: bool = False) -> Pol
         raise ShapeError(f"{where}: the cells are not edge-connected (a card is a polyiamond; a deck file "
                          "may allow disconnected cards with \"allow_disconnected\": true)")
     return shape
+
+
+def load_document(source, fmt, what: str | None = None):
+    """(data, where) of a JSON file or inline JSON meant to be a ``fmt`` file; a JSON-lines file
+    (a move log) is named as what it is rather than "not valid JSON"."""
+    from ...jsonio import identify, load_json_source
+
+    try:
+        return load_json_source(source, what or fmt.title)
+    except FormatError as e:
+        if "Extra data" not in str(e) or (isinstance(source, str) and source.lstrip()[:1] in "{["):
+            raise
+        try:
+            first = read_bytes(source, "file").splitlines()[0].decode("utf-8")
+            other = identify(parse_json_text(first, "line 1"))
+        except (FormatError, IndexError, UnicodeDecodeError):
+            other = None
+        if other is None or other is fmt:
+            raise
+        where = _name(Path(str(source)))
+        raise FormatError(f"{where}: this is a {other.title} file (JSON lines), expected a {fmt.title}") from None
 
 
 def colour_for(size: int, colours: dict[int, str] | None = None) -> str | None:
@@ -289,15 +315,15 @@ def load_deck(path: str | Path | None = None) -> Deck:
     if path is None:
         return default_deck()
     p = Path(path)
-    where = str(p) if len(str(p)) <= 120 else "…" + str(p)[-100:]
-    text = decode_text(read_bytes(p, "deck file", MAX_BYTES // 8), where, "deck file")
+    where = _name(p)
     if p.suffix.lower() == ".toml":
+        text = decode_text(read_bytes(p, "deck file", MAX_BYTES // 8), where, "deck file")
         try:
             data = tomllib.loads(text)
         except (tomllib.TOMLDecodeError, RecursionError, ValueError) as e:
             raise FormatError(f"{where}: not valid TOML ({str(e).splitlines()[0][:120]})") from None
     else:
-        data = parse_json_text(text, where, "deck file")
+        data, where = load_document(p, DECK_FORMAT, "deck file")
     return deck_from_json(data, where)
 
 

@@ -16,8 +16,8 @@ from typing import Annotated, Any, Optional
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr
 
 from ...errors import FormatError
-from ...jsonio import expect_format, load_json_source, register_format, short, tagged, validate
-from .cards import MAX_DECK, Card, Deck, colour_for, default_deck, shape_from_cells
+from ...jsonio import expect_format, register_format, short, tagged, validate
+from .cards import MAX_DECK, Card, Deck, colour_for, default_deck, load_document, shape_from_cells
 
 PLACES = ("middle", "own")
 _LIST_KEYS = ("middle", "own", "middle_pile", "own_pile", "discard")
@@ -210,5 +210,5 @@ def parse_deal(data, deck: Deck | None = None, source: str = "deal") -> Deal:
 
 def load_deal(path: str | Path, deck: Deck | None = None) -> Deal:
     """Read a deal file (JSON; inline JSON text too)."""
-    data, where = load_json_source(path, DEAL_FORMAT.title)
+    data, where = load_document(path, DEAL_FORMAT)
     return parse_deal(data, deck, where)

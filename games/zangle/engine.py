@@ -20,7 +20,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from ...errors import FormatError, RuleError
-from ...jsonio import expect_format, read_json_lines, register_format, validate
+from ...jsonio import _name, expect_format, parse_json_text, read_text_file, register_format, validate
 from .cards import Card, Deck, default_deck, deck_from_json
 from .rules import ZangleOptions
 
@@ -268,12 +268,13 @@ def replay_log(source: str | Path | Sequence[str], deck: Deck | None = None) -> 
     from .speed import SpeedGame
     from .turn import TurnGame
 
-    if isinstance(source, (str, Path)):
-        docs = read_json_lines(source, LOG_FORMAT.title)
-        where = str(source)[-120:]
-    else:
-        docs = read_json_lines("\n".join(source), LOG_FORMAT.title, from_text=True)
-        where = "move log"
+    text = read_text_file(source, LOG_FORMAT.title) if isinstance(source, (str, Path)) else "\n".join(source)
+    where = _name(Path(source)) if isinstance(source, (str, Path)) else "move log"
+    try:  # one JSON document (another kind of file, pretty-printed) is judged as a whole
+        docs = [parse_json_text(text, where, LOG_FORMAT.title)] if text.strip() else []
+    except FormatError:
+        docs = [parse_json_text(ln, f"{where} line {n}", LOG_FORMAT.title)
+                for n, ln in enumerate(text.splitlines(), 1) if ln.strip()]
     if not docs:
         raise FormatError(f"{where}: empty move log")
     head = docs[0]

@@ -17,8 +17,8 @@ from typing import Any, Optional
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from ...errors import FormatError, RuleError
-from ...jsonio import expect_format, load_json_source, register_format, short, tagged, validate
-from .cards import DECK_FORMAT, default_deck, deck_from_json
+from ...jsonio import expect_format, register_format, short, tagged, validate
+from .cards import DECK_FORMAT, default_deck, deck_from_json, load_document
 from .rules import ZangleOptions
 
 DIFFICULTIES = ("easy", "medium", "hard", "expert")
@@ -350,7 +350,7 @@ def parse_solo_deal(data, deck=None, source: str = "solo deal") -> SoloDeal:
 
 def load_solo_deal_file(source: str | Path, deck=None) -> SoloDeal:
     """A solo deal from a JSON file (or inline JSON text)."""
-    data, where = load_json_source(source, SOLO_FORMAT.title)
+    data, where = load_document(source, SOLO_FORMAT)
     return parse_solo_deal(data, deck, where)
 
 
