@@ -58,8 +58,13 @@ ACCEPTS = {"find": {"deal", "turn"}, "find-deck": {"deck"}, "solo-solve": {"solo
            "play-deck": {"deck"}}
 
 
+# one command per reader in the default run; the commands sharing a reader (the deck) in the slow sweep
+READERS = ["find", "find-deck", "solo-solve", "go-out", "replay", "deck-show"]
+COMMAND_PARAMS = [c if c in READERS else pytest.param(c, marks=pytest.mark.slow) for c in sorted(FILE_COMMANDS)]
+
+
 @pytest.mark.parametrize("name", HOSTILE_NAMES + ["folder_path", "missing"])
-@pytest.mark.parametrize("command", sorted(FILE_COMMANDS))
+@pytest.mark.parametrize("command", COMMAND_PARAMS)
 def test_hostile_corpus_refused(command, name, tmp_path, valid):
     path = hostile_files(tmp_path)[name]
     msg = assert_refused(FILE_COMMANDS[command](str(path), valid), tmp_path)
