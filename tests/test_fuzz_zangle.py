@@ -192,6 +192,7 @@ CONTENT = [  # schema-valid documents whose content breaks a rule
     ({"middle": [[[0, 0], [0, 0]]], "own": ["T1"]}, "find", "duplicate"),
     ({"middle": [[[10**9, 0]]], "own": ["T1"]}, "find", "within"),
     ({"middle": ["T1-1"], "own": ["T1-1"]}, "find", "twice"),
+    ({"middle": [[[x, y] for y in range(2) for x in range(11)]], "own": ["T1"]}, "find", "at most 20 triangles"),
     ({"middle": ["T5-a"] * 6, "own": []}, "find", "more 'T5-a'"),
     ({"middle": ["T1-1"], "draw": [], "piles": [["T2-1"], []]}, "solo-solve", "empty"),
     ({"middle": ["T1-1"], "draw": ["T1-1"], "piles": [["T2-1"]]}, "solo-solve", "twice"),
@@ -274,3 +275,15 @@ def test_generated_valid_deals_answered(deal, tmp_path_factory):
     got = json.loads(out)
     ref = reference_zangles(d.middle, d.own)
     assert got["count"] == len(ref) == len(got["zangles"])
+
+
+def test_tiling_table_budget(monkeypatch):
+    """A universe of shapes whose table needs too many piece sets is refused, not built forever."""
+    from tanglekit.errors import SolverError
+    from tanglekit.games.zangle import moves
+    from tanglekit.games.zangle.cards import default_deck
+
+    assert moves.TilingTable(default_deck().shapes)._sets_tried == 75
+    monkeypatch.setattr(moves, "MAX_TABLE_SETS", 74)
+    with pytest.raises(SolverError, match="too large a tiling table"):
+        moves.TilingTable(default_deck().shapes)

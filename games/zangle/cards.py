@@ -41,7 +41,7 @@ PAINT: dict[str, str] = {
 
 DEFAULT_DECK_NAME = "zangle-default"
 MAX_COORD = 1000  # card cells lie within this of the origin (a card has at most MAX_CARD_CELLS)
-MAX_CARD_CELLS = 64
+MAX_CARD_CELLS = 20  # larger cards make the tiling table (every piece set of their area) too slow to build
 MAX_KINDS = 1000
 MAX_DECK = 10_000  # cards in a deck
 

@@ -25,6 +25,7 @@ from ...shapes.polyform import Polyform
 
 PLACE_RANK = {"middle": 0, "own": 1}
 MAX_CARDS = 62  # subsets are int64 bitmasks over card positions
+MAX_TABLE_SETS = 10_000  # piece multisets a tiling table may try (the default deck: 75; a 20-triangle card about 1,800)
 
 
 # --------------------------------------------------------------------------------------------
@@ -210,6 +211,7 @@ class TilingTable:
         self.g = _rand64(n + 1, 2)[:n]
         self.entries: dict[int, list[tuple[int, ...]]] = {}
         loaded = self._load(cache_dir)
+        self._sets_tried = 0
         if not loaded:
             for t in range(1, n):
                 self.entries[t] = self._multisets_tiling(t)
@@ -225,6 +227,12 @@ class TilingTable:
 
         def rec(pos: int, left: int) -> None:
             if left == 0:
+                self._sets_tried += 1
+                if self._sets_tried > MAX_TABLE_SETS:
+                    raise SolverError(
+                        f"the card shapes make too large a tiling table (more than {MAX_TABLE_SETS:,} piece sets "
+                        f"to try, at a target of {int(self.area[t])} triangles): use smaller or fewer distinct "
+                        "card shapes")
                 if self._exists(target, [self.shapes[i] for i in cur]):
                     out.append(tuple(cur))
                 return
