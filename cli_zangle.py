@@ -124,10 +124,10 @@ def play_command(mode: str, players: int | None = None, bots: Sequence[str] | No
     state, res = play_state(mode, players, bots, seed, options=options, deck=deck)
     if log_path is not None:
         write_text(Path(log_path), "\n".join(state.log_lines()) + "\n", "move log")
-    return json.dumps(res, indent=1) if as_json else format_result(res)
+    return json.dumps({"game": f"zangle-{mode}", **res}, indent=1) if as_json else format_result(res)
 
 
-def replay_command(log_path: str | Path, deck_path: str | Path | None = None) -> str:
+def replay_command(log_path: str | Path, deck_path: str | Path | None = None, as_json: bool = False) -> str:
     """``tanglekit zangle replay LOG``: replay a move log (checking every move), print the result."""
     from .games.zangle.engine import replay_log
     from .games.zangle.play import format_result
@@ -142,11 +142,14 @@ def replay_command(log_path: str | Path, deck_path: str | Path | None = None) ->
         "actions": len(state.history),
         "score": state.score(),
     }
+    if as_json:
+        return json.dumps({"game": f"zangle-{state.game}", **res, "moves": len(state.history),
+                           "finished": state.is_terminal(), "returns": state.returns()})
     return f"{len(state.history)} moves replayed, game {status}\n" + format_result(res)
 
 
 def solve_solo_command(seed: int = 0, deck_path: str | Path | None = None, options: ZangleOptions | None = None,
-                       max_nodes: int = 2_000_000) -> str:
+                       max_nodes: int = 2_000_000, as_json: bool = False) -> str:
     """``tanglekit zangle solve-solo [--seed S] [--deck FILE] [--piles 6]``: is this solo deal winnable
     with every card known? Prints yes (with the moves), no, or unknown (search budget ran out)."""
     from .limits import check_count
@@ -156,6 +159,8 @@ def solve_solo_command(seed: int = 0, deck_path: str | Path | None = None, optio
     check_count(max_nodes, "--max-nodes", minimum=0, maximum=MAX_STATES)
     deal = SoloDeal.from_seed(seed, options, load_deck(deck_path) if deck_path else None)
     res = _solve(deal, max_nodes, None)
+    if as_json:
+        return json.dumps({"seed": seed, **solve_json(res)})
     ok, path = res.solvable, res.line
     if ok is None:
         return f"solo deal {seed}: unknown (more than {max_nodes} positions)"
@@ -400,9 +405,10 @@ def play(
 
 
 @app.command("replay")
-def replay(log: Path = typer.Argument(..., help="Move log written by play --log."), deck: Optional[Path] = _DECK) -> None:
+def replay(log: Path = typer.Argument(..., help="Move log written by play --log."), deck: Optional[Path] = _DECK,
+           as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
     """Replay a move log, checking every move. Example: tanglekit zangle replay game.jsonl."""
-    typer.echo(replay_command(log, deck))
+    typer.echo(replay_command(log, deck, as_json))
 
 
 @app.command("solve-solo")
@@ -411,9 +417,10 @@ def solve_solo(
     deck: Optional[Path] = _DECK,
     option: Optional[list[str]] = _OPTION,
     max_nodes: int = typer.Option(2_000_000, "--max-nodes", help="Search budget (positions)."),
+    as_json: bool = typer.Option(False, "--json", help="As zangle solo solve --json, with the seed."),
 ) -> None:
     """Can the seeded solo deal be won with every card known? Example: tanglekit zangle solve-solo --seed 3."""
-    typer.echo(solve_solo_command(seed, deck, _options(option), max_nodes))
+    typer.echo(solve_solo_command(seed, deck, _options(option), max_nodes, as_json))
 
 
 @solo_app.command("solve")
