@@ -1,0 +1,126 @@
+// The play page: the position is the URL (/play/<ID>?moves=a.b.c&seed=S&bots=...); every click
+// asks the server, which checks the move with the engine and answers with the new position.
+"use strict";
+const ID = decodeURIComponent(location.pathname.slice("/play/".length));
+const Q = new URLSearchParams(location.search);
+let view = null, busy = false, sel = {target: null, pieces: new Set()}, hinted = null;
+
+function query(extra) {
+  const q = new URLSearchParams({id: ID, moves: view ? view.moves.join(".") : (Q.get("moves") || "")});
+  for (const k of ["seed", "bots"]) if (Q.get(k)) q.set(k, Q.get(k));
+  for (const [k, v] of Object.entries(extra || {})) q.set(k, v);
+  return q.toString();
+}
+
+async function call(name, extra) {
+  if (busy) return;
+  busy = true; $("#busy").textContent = "thinking…";
+  try {
+    const data = await api(`/api/${name}?` + query(extra));
+    if (name === "hint") showHint(data);
+    else { $("#message").textContent = ""; $("#hinttext").textContent = ""; hinted = null; render(data); }
+  } catch (e) {
+    $("#message").textContent = e.message;
+  } finally { busy = false; $("#busy").textContent = ""; }
+}
+
+function syncUrl() {
+  const q = new URLSearchParams();
+  if (view.moves.length) q.set("moves", view.moves.join("."));
+  for (const k of ["seed", "bots"]) if (Q.get(k)) q.set(k, Q.get(k));
+  history.replaceState(null, "", playUrl(ID, Object.fromEntries(q)));
+}
+
+function render(v) {
+  view = v;
+  syncUrl();
+  $("#title").textContent = `${v.game}`;
+  document.title = `tanglekit: ${v.game}`;
+  $("#idline").textContent = `ID ${v.id}` + (v.seats.length > 1 ? `   seats: ${v.seats.map((s, i) => `player ${i} ${s}`).join(", ")}` : "");
+  $("#goal").textContent = v.goal ? `Goal: ${v.goal}` + (v.optimum !== null ? ` (${v.optimum_note}: ${v.optimum})` : "") : "";
+  $("#prompt").textContent = v.prompt;
+  const res = $("#result");
+  res.textContent = v.result || "";
+  res.className = v.result && !v.solved && /not solved|winner/.test(v.result) ? "lost" : "";
+  $("#board").innerHTML = v.svg;
+  document.querySelectorAll("#board .hot").forEach((h) => h.addEventListener("click", () => {
+    if (view.human_to_move) call("move", {action: h.dataset.action});
+  }));
+  // Zangle: the face-up cards as clickable places
+  const zb = $("#zangle");
+  zb.hidden = !v.places.length;
+  sel = {target: null, pieces: new Set()};
+  drawPlaces();
+  // every other legal move as a button
+  const box = $("#buttons");
+  box.innerHTML = "";
+  $("#filterbox").hidden = v.buttons.length <= 24;
+  for (const b of v.buttons) {
+    const btn = el("button", {class: "move", "data-action": b.action, onclick: () => call("move", {action: b.action})}, b.move);
+    box.append(btn);
+  }
+  applyFilter();
+  const log = $("#log");
+  log.innerHTML = "";
+  v.move_names.forEach((m) => log.append(el("li", {}, m)));
+  log.scrollTop = log.scrollHeight;
+  if (v.messages.length && v.messages.length > 1) $("#message").textContent = "";
+  $("#undo").disabled = !v.moves.length;
+  $("#hint").disabled = !v.human_to_move;
+}
+
+function drawPlaces() {
+  const box = $("#places");
+  box.innerHTML = "";
+  for (const p of (view ? view.places : [])) {
+    const cls = ["card"];
+    if (sel.target === p.place) cls.push("target");
+    else if (sel.pieces.has(p.place)) cls.push("piece");
+    if (hinted && hinted.places && hinted.places.includes(p.place)) cls.push("hinted");
+    const c = el("div", {class: cls.join(" "), "data-place": p.place, "data-card": p.card, onclick: () => pick(p.place)});
+    c.innerHTML = p.svg;
+    c.append(el("div", {class: "cid"}, p.card), el("div", {class: "where"}, p.where + (sel.target === p.place ? " · target" : "")));
+    box.append(c);
+  }
+}
+
+function pick(place) {
+  if (sel.target === place) sel.target = null;
+  else if (sel.pieces.has(place)) sel.pieces.delete(place);
+  else if (sel.target === null) sel.target = place;
+  else sel.pieces.add(place);
+  drawPlaces();
+}
+
+function zangleAction() {
+  if (sel.target === null) { $("#message").textContent = "illegal: click the target card first"; return null; }
+  let mask = 1 << sel.target;
+  sel.pieces.forEach((p) => { mask |= 1 << p; });
+  return 1024 + sel.target + 128 * mask;
+}
+
+function showHint(h) {
+  $("#hinttext").textContent = h.action === null ? h.hint : `hint: ${h.move} (${h.hint})`;
+  hinted = h.action === null ? null : {action: h.action};
+  document.querySelectorAll(".hinted").forEach((e) => e.classList.remove("hinted"));
+  if (h.action === null) return;
+  document.querySelectorAll(`[data-action="${h.action}"]`).forEach((e) => e.classList.add("hinted"));
+  if (h.action >= 1024 && view.places.length) {
+    const t = (h.action - 1024) % 128, m = Math.floor((h.action - 1024) / 128);
+    hinted.places = view.places.map((p) => p.place).filter((p) => (m >> p) & 1);
+    sel = {target: t, pieces: new Set(hinted.places.filter((p) => p !== t))};
+    drawPlaces();
+  }
+}
+
+function applyFilter() {
+  const f = $("#filter").value.trim().toLowerCase();
+  document.querySelectorAll("#buttons button").forEach((b) => { b.hidden = f && !b.textContent.toLowerCase().includes(f); });
+}
+
+$("#filter").addEventListener("input", applyFilter);
+$("#undo").addEventListener("click", () => call("undo"));
+$("#hint").addEventListener("click", () => call("hint"));
+$("#zangle-go").addEventListener("click", () => { const a = zangleAction(); if (a !== null) call("move", {action: a}); });
+$("#zangle-clear").addEventListener("click", () => { sel = {target: null, pieces: new Set()}; drawPlaces(); });
+call("state");
