@@ -59,7 +59,7 @@ def _text(d, css: str) -> str:
 
 
 def _wait_text(d, css: str, want: str, timeout: float = WAIT) -> str:
-    WebDriverWait(d, timeout).until(lambda dr: want in _text(dr, css))
+    WebDriverWait(d, timeout, poll_frequency=0.05).until(lambda dr: want in _text(dr, css))
     return _text(d, css)
 
 
@@ -68,12 +68,12 @@ def _log_len(d) -> int:
 
 
 def _wait_log(d, n: int) -> None:
-    WebDriverWait(d, WAIT).until(lambda dr: _log_len(dr) == n and not _text(dr, "#busy"))
+    WebDriverWait(d, WAIT, poll_frequency=0.05).until(lambda dr: _log_len(dr) == n and not _text(dr, "#busy"))
 
 
 def _open(d, base: str, spec: str) -> None:
     d.get(f"{base}/play/{quote(spec, safe=':,=/')}")
-    WebDriverWait(d, WAIT).until(lambda dr: "ID " in _text(dr, "#idline"))
+    WebDriverWait(d, WAIT, poll_frequency=0.05).until(lambda dr: "ID " in _text(dr, "#idline"))
 
 
 def _click_cell(d, cell: int) -> None:
@@ -81,10 +81,10 @@ def _click_cell(d, cell: int) -> None:
 
 
 def test_tanglung_challenge_played_to_solved_by_clicking(driver, base):
-    from tanglekit.generators.play import resolve_start
     from tanglekit.solver.tanglung_solo import solve_solo
+    from tanglekit.web.session import cached_start
 
-    st = resolve_start(TANGLUNG_ID).state
+    st = cached_start(TANGLUNG_ID).state  # the server's own cache: generated once
     sol = solve_solo(st.engine.layout, st.engine.positions[0])
     _open(driver, base, TANGLUNG_ID)
     assert "fewest moves: 14" in _text(driver, "#goal")
@@ -123,11 +123,11 @@ def test_tanglung_illegal_move_refused_then_undo_and_hint(driver, base):
 
 def _zangle_line():
     """The solver's winning line of the Zangle challenge as game-API actions."""
-    from tanglekit.generators.play import resolve_start
     from tanglekit.solver.bots import zangle_action
     from tanglekit.solver.zangle_solo import SoloDeal, solve_deal
+    from tanglekit.web.session import cached_start
 
-    st = resolve_start(ZANGLE_ID).state
+    st = cached_start(ZANGLE_ID).state
     res = solve_deal(SoloDeal.from_game(st.engine), time_limit=30)
     assert res.solvable
     out = []
@@ -144,10 +144,10 @@ def test_zangle_challenge_played_to_solved_by_clicking(driver, base):
     _open(driver, base, ZANGLE_ID)
     assert "clear every tableau pile" in _text(driver, "#goal")
     # a wrong Zangle first: the first middle card as target with one unfitting piece
-    places = driver.find_elements(By.CSS_SELECTOR, "#places .card")
+    places = driver.find_elements(By.CSS_SELECTOR, "#board .card[data-place]")
     assert len(places) == 8  # 3 middle cards and 5 pile tops
     for p in (0, 1):
-        driver.find_element(By.CSS_SELECTOR, f'#places .card[data-place="{p}"]').click()
+        driver.find_element(By.CSS_SELECTOR, f'#board .card[data-place="{p}"]').click()
     driver.find_element(By.ID, "zangle-go").click()
     assert "illegal" in _wait_text(driver, "#message", "illegal")
     assert _log_len(driver) == 0
@@ -155,10 +155,10 @@ def test_zangle_challenge_played_to_solved_by_clicking(driver, base):
         if a >= 1024:
             t, mask = (a - 1024) % 128, (a - 1024) // 128
             driver.find_element(By.ID, "zangle-clear").click()
-            driver.find_element(By.CSS_SELECTOR, f'#places .card[data-place="{t}"]').click()
+            driver.find_element(By.CSS_SELECTOR, f'#board .card[data-place="{t}"]').click()
             for p in range(16):
                 if mask >> p & 1 and p != t:
-                    driver.find_element(By.CSS_SELECTOR, f'#places .card[data-place="{p}"]').click()
+                    driver.find_element(By.CSS_SELECTOR, f'#board .card[data-place="{p}"]').click()
             driver.find_element(By.ID, "zangle-go").click()
         else:
             driver.find_element(By.CSS_SELECTOR, f'#buttons button[data-action="{a}"]').click()
@@ -171,7 +171,7 @@ def test_zangle_hint_selects_the_cards_and_undo(driver, base):
     _open(driver, base, ZANGLE_ID)
     driver.find_element(By.ID, "hint").click()
     _wait_text(driver, "#hinttext", "hint: zangle")
-    assert driver.find_elements(By.CSS_SELECTOR, "#places .card.target")
+    assert driver.find_elements(By.CSS_SELECTOR, "#board .card.target")
     driver.find_element(By.ID, "zangle-go").click()  # the hinted Zangle, as selected
     _wait_log(driver, 1)
     driver.find_element(By.ID, "undo").click()
@@ -179,12 +179,12 @@ def test_zangle_hint_selects_the_cards_and_undo(driver, base):
 
 
 def test_check_zangle_deal_built_by_clicking(driver, base):
-    from tanglekit.generators.play import resolve_start
     from tanglekit.solver.zangle_solo import SoloDeal
+    from tanglekit.web.session import cached_start
 
-    deal = SoloDeal.from_game(resolve_start(ZANGLE_ID).state.engine)
+    deal = SoloDeal.from_game(cached_start(ZANGLE_ID).state.engine)
     driver.get(f"{base}/check/zangle")
-    WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#deck .card"))
+    WebDriverWait(driver, WAIT, poll_frequency=0.05).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#deck .card"))
 
     def put(zone: str, cards) -> None:
         driver.find_element(By.CSS_SELECTOR, f'.zone[data-zone="{zone}"]').click()
@@ -200,21 +200,25 @@ def test_check_zangle_deal_built_by_clicking(driver, base):
     assert answer.startswith("solvable: a winning line of")
     assert _text(driver, "#shareid") == deal.share_id()
     assert len(driver.find_elements(By.CSS_SELECTOR, "#line li")) >= 1
+    n = len(driver.find_elements(By.CSS_SELECTOR, "#line li"))
     driver.find_element(By.ID, "anim-last").click()
-    assert "/" in _text(driver, "#caption")  # "k/n": the step shown of the animated line
-    assert driver.find_elements(By.CSS_SELECTOR, "#frame svg")
+    assert _text(driver, "#caption").endswith(f"({n}/{n})")  # the last step of the animated line
+    assert "solved" in _text(driver, "#frame")
+    driver.find_element(By.ID, "anim-first").click()
+    assert _text(driver, "#caption").startswith("the deal")
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#frame .card[data-place]")) == 8
 
 
 def test_check_tanglung_layout_built_by_clicking(driver, base):
     layout = "CRBF/HDFR/BHFB/RHDC"
     driver.get(f"{base}/check/tanglung")
-    WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#grid .hot"))
+    WebDriverWait(driver, WAIT, poll_frequency=0.05).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#grid .hot"))
     for i, letter in enumerate(layout.replace("/", "")):
         driver.find_element(By.CSS_SELECTOR, f'#palette button[data-letter="{letter}"]').click()
-        WebDriverWait(driver, WAIT).until(lambda d: "sel" in d.find_element(
+        WebDriverWait(driver, WAIT, poll_frequency=0.05).until(lambda d: "sel" in d.find_element(
             By.CSS_SELECTOR, f'#palette button[data-letter="{letter}"]').get_attribute("class"))
         driver.find_element(By.CSS_SELECTOR, f'#grid .hot[data-action="{i}"]').click()
-        WebDriverWait(driver, WAIT).until(
+        WebDriverWait(driver, WAIT, poll_frequency=0.05).until(
             lambda d, i=i: d.find_element(By.ID, "layouttext").get_attribute("value").replace("/", "")[i] == letter)
     driver.find_element(By.ID, "solve").click()
     assert _wait_text(driver, "#answer", "solvable").startswith("solvable in 14 moves from 0,0")

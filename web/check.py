@@ -16,7 +16,7 @@ def zangle_deck() -> dict:
     from .session import card_svg
 
     deck = default_deck()
-    return {"deck": deck.name, "cards": [{"card": c.id, "colour": c.colour, "svg": card_svg(c, 12.0)}
+    return {"deck": deck.name, "cards": [{"card": c.id, "colour": c.colour, "svg": card_svg(c, 9.0)}
                                          for c in deck.cards]}
 
 
@@ -32,6 +32,7 @@ def check_zangle(body: dict) -> dict:
     from ..games import load_game
     from ..solver.bots import zangle_action
     from ..solver.zangle_solo import SoloDeal, solve_deal
+    from .session import zangle_table_html
 
     if not isinstance(body, dict):
         raise BadRequest("send {\"middle\": [...], \"draw\": [...], \"piles\": [[...], ...]}")
@@ -52,10 +53,10 @@ def check_zangle(body: dict) -> dict:
     opts = deal.options.to_json()
     opts.pop("max_turns", None)
     st = load_game("zangle-solo", **opts).new_initial_state_from(deal)
-    frames = [{"caption": "the deal", "svg": st.to_svg()}]
+    frames = [{"caption": "the deal", "svg": zangle_table_html(st)}]
     for k, a in enumerate(res.line, 1):
         st.apply_action(zangle_action(st, a))
-        frames.append({"caption": f"{k}. {a}", "svg": st.to_svg()})
+        frames.append({"caption": f"{k}. {a}", "svg": zangle_table_html(st)})
     out["frames"] = frames
     return out
 

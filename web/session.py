@@ -110,7 +110,8 @@ def view(s, spec: str, messages: list[str] | None = None) -> dict:
         svg, hot = _qango_hotspots(svg, st.engine.position.board, legal)
     places = []
     if game.startswith("zangle"):
-        places = zangle_places(st) if human else []
+        places = zangle_places(st)
+        svg = zangle_table_html(st, places)
         hot = {a for a in legal if a >= 1024}  # Zangles are chosen by clicking cards
     buttons = [{"action": a, "move": st.action_to_string(a)} for a in legal if a not in hot]
     out = {
@@ -209,6 +210,45 @@ def zangle_places(st) -> list[dict]:
             where = f"middle {place}" if place < 4 else f"own {place - 4}"
         out.append({"place": place, "card": card.id, "where": where, "svg": card_svg(card)})
     return out
+
+
+def _esc(t: str) -> str:
+    return str(t).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def zangle_table_html(st, places: list[dict] | None = None) -> str:
+    """The Zangle table as HTML cards: the middle, each pile's face-up top with the number of
+    face-down cards under it, the draw pile's size; face-up cards carry their place number."""
+    from ..games.zangle.solo import MIDDLE as SOLO_MIDDLE, SoloGame
+
+    e = st.engine
+    places = zangle_places(st) if places is None else places
+    by_place = {p["place"]: p for p in places}
+
+    def card(p: dict | None, where: str, note: str = "") -> str:
+        if p is None:
+            return (f'<div class="slot"><div class="where">{_esc(where)}</div><div class="card empty">empty</div>'
+                    f'<div class="note">{_esc(note)}</div></div>')
+        return (f'<div class="slot"><div class="where">{_esc(where)}</div>'
+                f'<div class="card" data-place="{p["place"]}" data-card="{_esc(p["card"])}">{p["svg"]}'
+                f'<div class="cid">{_esc(p["card"])}</div></div><div class="note">{_esc(note)}</div></div>')
+
+    rows = []
+    if isinstance(e, SoloGame):
+        rows.append('<div class="zrow">' + "".join(card(by_place.get(i), f"middle {i}") for i in range(SOLO_MIDDLE))
+                    + f'<div class="slot"><div class="where">draw pile</div><div class="card back">{len(e.draw)}'
+                    f'<div class="cid">cards</div></div></div></div>')
+        rows.append('<div class="zrow">' + "".join(
+            card(by_place.get(SOLO_MIDDLE + i) if pile else None, f"pile {i}",
+                 f"{len(pile) - 1} face down" if len(pile) > 1 else "")
+            for i, pile in enumerate(e.piles)) + "</div>")
+        state = "solved" if st.is_terminal() and st.returns()[0] > 0 else ("game over" if st.is_terminal() else
+                                                                          f"{e.phase} phase")
+        rows.append(f'<div class="small">{sum(len(p) for p in e.piles)} cards left in the piles; {state}</div>')
+    else:
+        rows.append('<div class="zrow">' + "".join(card(p, p["where"]) for p in places) + "</div>")
+        rows.append(f'<pre class="small">{_esc(st.observation_string(max(st.current_player(), 0)))}</pre>')
+    return '<div class="ztable">' + "".join(rows) + "</div>"
 
 
 # --- moves, undo, hint ------------------------------------------------------------------------

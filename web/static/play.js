@@ -48,8 +48,11 @@ function render(v) {
   }));
   // Zangle: the face-up cards as clickable places
   const zb = $("#zangle");
-  zb.hidden = !v.places.length;
+  zb.hidden = !(v.places.length && v.human_to_move);
   sel = {target: null, pieces: new Set()};
+  document.querySelectorAll("#board .card[data-place]").forEach((c) => c.addEventListener("click", () => {
+    if (view.human_to_move) pick(+c.dataset.place);
+  }));
   drawPlaces();
   // every other legal move as a button
   const box = $("#buttons");
@@ -70,18 +73,16 @@ function render(v) {
 }
 
 function drawPlaces() {
-  const box = $("#places");
-  box.innerHTML = "";
-  for (const p of (view ? view.places : [])) {
-    const cls = ["card"];
-    if (sel.target === p.place) cls.push("target");
-    else if (sel.pieces.has(p.place)) cls.push("piece");
-    if (hinted && hinted.places && hinted.places.includes(p.place)) cls.push("hinted");
-    const c = el("div", {class: cls.join(" "), "data-place": p.place, "data-card": p.card, onclick: () => pick(p.place)});
-    c.innerHTML = p.svg;
-    c.append(el("div", {class: "cid"}, p.card), el("div", {class: "where"}, p.where + (sel.target === p.place ? " · target" : "")));
-    box.append(c);
-  }
+  // the Zangle cards on the board: target (red), pieces (green), the hint's cards (gold)
+  document.querySelectorAll("#board .card[data-place]").forEach((c) => {
+    const p = +c.dataset.place;
+    c.classList.toggle("target", sel.target === p);
+    c.classList.toggle("piece", sel.pieces.has(p));
+    c.classList.toggle("hinted", !!(hinted && hinted.places && hinted.places.includes(p)));
+  });
+  const t = view && view.places.find((p) => p.place === sel.target);
+  const names = view ? view.places.filter((p) => sel.pieces.has(p.place)).map((p) => p.card) : [];
+  $("#selection").textContent = t ? `${t.card} <= ${names.join(" + ") || "…"}` : "";
 }
 
 function pick(place) {
