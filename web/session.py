@@ -369,7 +369,7 @@ def catalog() -> dict:
          "id": "tanglung:solo,{choice}#{seed}"},
         {"generator": "zangle-solo", "title": "Zangle solo challenge (5 piles)", "choices": list(DIFFICULTIES),
          "id": "zangle:solo,piles=5,{choice}#{seed}"},
-        {"generator": "qango-puzzle", "title": "QANGO win-in-k puzzle (6x6 board)", "choices": ["k1", "k2", "k3"],
+        {"generator": "qango-puzzle", "title": "QANGO win-in-k puzzle (6x6 board)", "choices": ["k2", "k3", "k4"],
          "id": "qango:6:{choice}#{seed}"},
         {"generator": "tangle-puzzle", "title": "Tangle best-turn puzzle", "choices": ["normal", "hard"],
          "id": "tangle:min_points=10,min_chain=2{hard}#{seed}"},
