@@ -108,12 +108,22 @@ def view(s, spec: str, messages: list[str] | None = None) -> dict:
         svg, hot = _tanglung_hotspots(svg, legal)
     elif game == "qango":
         svg, hot = _qango_hotspots(svg, st.engine.position.board, legal)
+    sides = None
+    if game == "zinga":
+        svg, hot = _zinga_hotspots(svg, st, s, legal)
+    elif game == "tangle":
+        svg, sides = _tangle_sides(svg, st)
     places = []
     if game.startswith("zangle"):
         places = zangle_places(st)
         svg = zangle_table_html(st, places)
         hot = {a for a in legal if a >= 1024}  # Zangles are chosen by clicking cards
     buttons = [{"action": a, "move": st.action_to_string(a)} for a in legal if a not in hot]
+    if sides is not None:  # Tangle: the sides each placement covers, for picking on the board
+        g = st.engine.game
+        for b in buttons:
+            m = g.pl_mask[b["action"]] if b["action"] < g.n_placements else 0
+            b["sides"] = [i for i in range(m.bit_length()) if m >> i & 1]
     out = {
         "id": spec,
         "game": game,
@@ -137,6 +147,7 @@ def view(s, spec: str, messages: list[str] | None = None) -> dict:
         "text": s.board(),
         "buttons": buttons,
         "places": places,
+        "sides": sides,
         "messages": messages or [],
     }
     return out
@@ -183,6 +194,51 @@ def _qango_hotspots(svg: str, board, legal: list[int]) -> tuple[str, set[int]]:
     hot = [_HOT.format(cls=" legal" if c in legal else "", a=c, x=x, y=y, w=w, h=h)
            for c, (x, y, w, h) in zip(cells, rects)]
     return _inject(svg, hot), set(cells)
+
+
+def _zinga_hotspots(svg: str, st, s, legal: list[int]) -> tuple[str, set[int]]:
+    """The person's sheet clickable: a cell claims, announces or takes its bonus, whichever of those
+    is legal now (claim when none is: the engine then says why not)."""
+    g = st.engine.game
+    rects = re.findall(r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" fill="#[0-9a-fA-F]{6}" '
+                       r'stroke="black"/>', svg)
+    if len(rects) != 25 * g.n:
+        return svg, set()
+    humans = [p for p, b in enumerate(s.bots) if b is None]
+    if not humans:
+        return svg, set()
+    me = st.current_player() if st.current_player() in humans else humans[0]
+    legal_set = set(legal)
+    hot, covered = [], set()
+    for i, code in enumerate(g.sheets[me].codes):
+        options = [base + code for base in (100, 200, 300)]
+        a = next((x for x in options if x in legal_set), options[0])
+        if a in legal_set:
+            covered.add(a)
+        x, y, w, h = rects[25 * me + i]
+        hot.append(_HOT.format(cls=" legal" if a in legal_set else "", a=a, x=x, y=y, w=w, h=h))
+    return _inject(svg, hot), covered
+
+
+def _tangle_sides(svg: str, st) -> tuple[str, list]:
+    """Every side of the Tangle board as a clickable line (index ``data-side``), in the picture's
+    coordinates (the board's origin and scale as ``games/tangle/svg.py`` draws them)."""
+    from ..games.tangle.svg import SCALE
+    from ..shapes.hexsides import side_xy, tile_polygon
+
+    g = st.engine.game
+    pts = [pt for t in g.board.tiles for pt in tile_polygon(t)]
+    ox = min(x for x, _ in pts) - 0.6
+    oy = min(y for _, y in pts) - 0.6 - 0.8  # the picture always has a title line
+    lines, segs = [], []
+    for si, sd in enumerate(g.sides):
+        (x1, y1), (x2, y2) = side_xy(sd)
+        seg = [round((x1 - ox) * SCALE, 1), round((y1 - oy) * SCALE, 1), round((x2 - ox) * SCALE, 1),
+               round((y2 - oy) * SCALE, 1)]
+        segs.append(seg)
+        lines.append(f'<line class="side" data-side="{si}" x1="{seg[0]}" y1="{seg[1]}" x2="{seg[2]}" y2="{seg[3]}" '
+                     'stroke="#000" stroke-opacity="0" stroke-width="9" stroke-linecap="round" style="cursor:pointer"/>')
+    return _inject(svg, lines), segs
 
 
 def card_svg(card, unit: float = 16.0) -> str:

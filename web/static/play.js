@@ -43,6 +43,7 @@ function render(v) {
   res.textContent = v.result || "";
   res.className = v.result && !v.solved && /not solved|winner/.test(v.result) ? "lost" : "";
   $("#board").innerHTML = v.svg;
+  $("#board").className = v.game;
   document.querySelectorAll("#board .hot").forEach((h) => h.addEventListener("click", () => {
     if (view.human_to_move) call("move", {action: h.dataset.action});
   }));
@@ -57,11 +58,14 @@ function render(v) {
   // every other legal move as a button
   const box = $("#buttons");
   box.innerHTML = "";
-  $("#filterbox").hidden = v.buttons.length <= 24;
+  $("#filterbox").hidden = v.buttons.length <= 24 && !v.buttons.some((b) => b.move.startsWith("correct "));
+  $("#filter").placeholder = v.sides ? "filter, e.g. V2; or click sides on the board" : "filter moves (type 'correct' for corrected calls)";
+  $("#pickinfo").textContent = "";
   for (const b of v.buttons) {
     const btn = el("button", {class: "move", "data-action": b.action, onclick: () => call("move", {action: b.action})}, b.move);
     box.append(btn);
   }
+  if (v.sides) tangleSetup(v);
   applyFilter();
   const log = $("#log");
   log.innerHTML = "";
@@ -114,9 +118,51 @@ function showHint(h) {
   }
 }
 
+// Tangle: click sides on the board to narrow the placements to those covering them; hovering
+// a placement draws it on the board.
+let chosen = new Set();
+const SVGNS = "http://www.w3.org/2000/svg";
+function overlay() {
+  let g = document.querySelector("#board svg #overlay");
+  if (!g) { g = document.createElementNS(SVGNS, "g"); g.setAttribute("id", "overlay"); g.style.pointerEvents = "none"; document.querySelector("#board svg").append(g); }
+  return g;
+}
+function drawSides(list, colour, dash, cls) {
+  const g = overlay();
+  g.querySelectorAll("." + cls).forEach((e) => e.remove());
+  for (const si of list) {
+    const [x1, y1, x2, y2] = view.sides[si];
+    const l = document.createElementNS(SVGNS, "line");
+    for (const [k, val] of Object.entries({x1, y1, x2, y2, stroke: colour, "stroke-width": 5, "stroke-linecap": "round", "stroke-dasharray": dash, class: cls})) l.setAttribute(k, val);
+    g.append(l);
+  }
+}
+function tangleSetup(v) {
+  chosen = new Set();
+  document.querySelectorAll("#board .side").forEach((line) => line.addEventListener("click", () => {
+    const si = +line.dataset.side;
+    if (chosen.has(si)) chosen.delete(si); else chosen.add(si);
+    drawSides([...chosen], "#222", "2 3", "chosen");
+    applyFilter();
+    const shown = [...document.querySelectorAll("#buttons button")].filter((b) => !b.hidden);
+    $("#pickinfo").textContent = chosen.size ? `${shown.length} placement${shown.length === 1 ? "" : "s"} cover the chosen side${chosen.size === 1 ? "" : "s"}` : "";
+  }));
+  const bySides = new Map(v.buttons.map((b) => [String(b.action), b.sides || []]));
+  document.querySelectorAll("#buttons button").forEach((btn) => {
+    btn.addEventListener("mouseenter", () => drawSides(bySides.get(btn.dataset.action), "#d4380d", "6 3", "preview"));
+    btn.addEventListener("mouseleave", () => drawSides([], "", "", "preview"));
+  });
+}
+
 function applyFilter() {
   const f = $("#filter").value.trim().toLowerCase();
-  document.querySelectorAll("#buttons button").forEach((b) => { b.hidden = f && !b.textContent.toLowerCase().includes(f); });
+  const sidesOf = view && view.sides ? new Map(view.buttons.map((b) => [String(b.action), new Set(b.sides || [])])) : null;
+  document.querySelectorAll("#buttons button").forEach((b) => {
+    const t = b.textContent.toLowerCase();
+    let hide = f ? !t.includes(f) : t.startsWith("correct ");  // corrected Zinga calls: type to see them
+    if (sidesOf && chosen.size) { const s = sidesOf.get(b.dataset.action); hide = hide || ![...chosen].every((x) => s.has(x)); }
+    b.hidden = hide;
+  });
 }
 
 $("#filter").addEventListener("input", applyFilter);
