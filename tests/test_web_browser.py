@@ -149,7 +149,8 @@ def test_zangle_challenge_played_to_solved_by_clicking(driver, base):
     for p in (0, 1):
         driver.find_element(By.CSS_SELECTOR, f'#board .card[data-place="{p}"]').click()
     driver.find_element(By.ID, "zangle-go").click()
-    assert "illegal" in _wait_text(driver, "#message", "illegal")
+    msg = _wait_text(driver, "#message", "illegal")
+    assert msg == "illegal: a Zangle needs two or more pieces, or one piece and a Z card"
     assert _log_len(driver) == 0
     for k, a in enumerate(line, 1):
         if a >= 1024:

@@ -384,14 +384,29 @@ def _explain_zangle(st, action: int, legal: list[int]) -> str:
         return f"choose the cards that fill the target {target.id}"
     if target.shape is None:
         return f"{target.id} is a Z card: it cannot be the target"
-    area = sum(c.shape.area for c in pieces if c.shape is not None)
+    shaped = [c for c in pieces if c.shape is not None]
+    zs = [c for c in pieces if c.shape is None]
+    if not shaped:
+        return f"choose the cards that fill the target {target.id} (Z cards alone cover nothing)"
+    if len(shaped) == 1 and not zs:
+        return "a Zangle needs two or more pieces, or one piece and a Z card"
+    from ..games.zangle.solo import MIDDLE as SOLO_MIDDLE, SoloGame
+
+    if isinstance(st.engine, SoloGame):
+        if not any(p < SOLO_MIDDLE for p in chosen) or not any(p >= SOLO_MIDDLE for p in chosen):
+            return "a Zangle uses at least one middle card and at least one pile top"
+    pieces = shaped
+    area = sum(c.shape.area for c in pieces)
     names = " + ".join(c.id for c in pieces)
+    one = len(pieces) == 1
     if area != target.shape.area:
-        return (f"{names} cover {area} triangle{'s' if area != 1 else ''}; the target {target.id} has "
-                f"{target.shape.area}")
+        return (f"{names} cover{'s' if one else ''} {area} triangle{'s' if area != 1 else ''}; the target "
+                f"{target.id} has {target.shape.area}")
     same_target = [a for a in legal if a >= 1024 and (a - 1024) % 128 == t]
     if not same_target:
         return f"no Zangle fills {target.id} now"
+    if one:
+        return f"{names} is not congruent to {target.id}"
     return f"{names} do not tile {target.id} (the pieces cannot be arranged to fill it exactly)"
 
 
