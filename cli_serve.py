@@ -13,8 +13,7 @@ def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (default: this machine only)."),
     verbose: bool = typer.Option(False, "--verbose", help="Print one line per request."),
 ) -> None:
-    """A local web app: play any challenge, puzzle or game by ID with the mouse, and check deals
-    and positions entered by clicking. Example: tanglekit serve --port 0."""
+    """A local web app: play any ID with the mouse, check deals by clicking. Example: tanglekit serve --port 0."""
     from .errors import TanglekitError
     from .web.server import make_server, url_of
 

@@ -150,7 +150,7 @@ def draw_tanglung(body: dict) -> dict:
 
     text = body.get("layout", "") if isinstance(body, dict) else ""
     lay = Layout.parse(text or "..../..../..../....")
-    svg, _ = _tanglung_hotspots(svg_grid(lay, labels=True), list(range(16)))
+    svg, _ = _tanglung_hotspots(svg_grid(lay, labels=True), [])
     cs = default_card_set()
     placed = {k: sum(1 for i in range(16) if lay[i] == k) for k in KINDS}
     return {"layout": str(lay), "svg": svg,
@@ -189,7 +189,7 @@ def draw_qango(body: dict) -> dict:
             c = r * b.width + q
             row += "#" if c not in b.cells else "X" if x >> c & 1 else "O" if o >> c & 1 else "."
         rows.append(row)
-    svg, _ = _qango_hotspots(board_svg(b, x, o, title=b.title), b, list(b.cells))
+    svg, _ = _qango_hotspots(board_svg(b, x, o, title=b.title), b, [])
     return {"board": board_name, "position": "/".join(rows), "svg": svg}
 
 
