@@ -211,16 +211,26 @@ def test_check_zangle_deal_built_by_clicking(driver, base):
 
 
 def test_check_tanglung_layout_built_by_clicking(driver, base):
+    from selenium.webdriver.common.keys import Keys
+
     layout = "CRBF/HDFR/BHFB/RHDC"
     driver.get(f"{base}/check/tanglung")
     WebDriverWait(driver, WAIT, poll_frequency=0.05).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#grid .hot"))
+    # the first row typed, the other twelve cards placed by clicking
+    box = driver.find_element(By.ID, "layouttext")
+    box.clear()
+    box.send_keys(layout[:4] + "/..../..../....", Keys.TAB)
+    WebDriverWait(driver, WAIT, poll_frequency=0.05).until(
+        lambda d: d.find_element(By.ID, "layouttext").get_attribute("value") == layout[:4] + "/..../..../....")
     for i, letter in enumerate(layout.replace("/", "")):
+        if i < 4:
+            continue
         driver.find_element(By.CSS_SELECTOR, f'#palette button[data-letter="{letter}"]').click()
-        WebDriverWait(driver, WAIT, poll_frequency=0.05).until(lambda d: "sel" in d.find_element(
-            By.CSS_SELECTOR, f'#palette button[data-letter="{letter}"]').get_attribute("class"))
         driver.find_element(By.CSS_SELECTOR, f'#grid .hot[data-action="{i}"]').click()
         WebDriverWait(driver, WAIT, poll_frequency=0.05).until(
             lambda d, i=i: d.find_element(By.ID, "layouttext").get_attribute("value").replace("/", "")[i] == letter)
+    palette = _text(driver, "#palette")
+    assert "C rooster 2/2" in palette and "D dragon 2/2" in palette
     driver.find_element(By.ID, "solve").click()
     assert _wait_text(driver, "#answer", "solvable").startswith("solvable in 14 moves from 0,0")
     assert _text(driver, "#shareid") == f"tanglung:solo:{layout}"

@@ -153,8 +153,9 @@ async function qangoSolve() {
   const r = await api("/api/check/qango", {board: QG.board, position: QG.position});
   const mv = r.best_move ? ` (best move ${r.best_move.join(",")})` : "";
   const text = r.value === "unknown" ? "unknown: the solver ran out of time" :
+    r.value === "win" && r.plies === null ? `${r.to_move} to move wins${mv}` :
     r.value === "win" ? `${r.to_move} to move wins in ${(r.plies + 1) / 2} move${r.plies > 1 ? "s" : ""} (${r.plies} plies)${mv}` :
-    r.value === "loss" ? `${r.to_move} to move loses: the opponent wins in ${r.plies} plies${mv}` : `a draw with best play${mv}`;
+    r.value === "loss" ? `${r.to_move} to move loses` + (r.plies === null ? "" : `: the opponent wins in ${r.plies} plies`) + mv : `a draw with best play${mv}`;
   showAnswer(text, r);
 }
 
