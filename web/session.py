@@ -119,6 +119,7 @@ def view(s, spec: str, messages: list[str] | None = None) -> dict:
         svg = zangle_table_html(st, places)
         hot = {a for a in legal if a >= 1024}  # Zangles are chosen by clicking cards
     buttons = [{"action": a, "move": st.action_to_string(a)} for a in legal if a not in hot]
+    names, last_zangle = _move_names(s)
     if sides is not None:  # Tangle: the sides each placement covers, for picking on the board
         g = st.engine.game
         for b in buttons:
@@ -129,7 +130,9 @@ def view(s, spec: str, messages: list[str] | None = None) -> dict:
         "game": game,
         "seats": s.seats,
         "moves": moves_of(s),
-        "move_names": _move_names(s),
+        "move_names": names,
+        "last_zangle": zangle_tiling(*last_zangle) if last_zangle else None,
+        "can_zangle": bool(game.startswith("zangle") and human and getattr(st.engine, "phase", "play") == "play"),
         "current_player": st.current_player(),
         "human_to_move": human,
         "over": st.is_terminal(),
@@ -153,15 +156,44 @@ def view(s, spec: str, messages: list[str] | None = None) -> dict:
     return out
 
 
-def _move_names(s) -> list[str]:
+def _move_names(s) -> tuple[list[str], object]:
+    """The names of the moves played, and (Zangle) the engine action of the last Zangle."""
     rep = s.initial.clone()
     out = []
+    last_zangle = None
     for a in moves_of(s):
         p = rep.current_player()
         name = rep.action_to_string(a)
         out.append(name if p < 0 or rep.num_players() == 1 else f"P{p}: {name}")
+        if a >= 1024 and s.game_name.startswith("zangle"):
+            last_zangle = (rep.engine.deck, rep._table().get(a))
         rep.apply_action(a)
-    return out
+    return out, last_zangle
+
+
+def zangle_tiling(deck, action) -> dict | None:
+    """A picture of how a Zangle's pieces tile its target (the exact-cover tiler finds one)."""
+    from ..games.zangle.cards import PAINT
+    from ..shapes.render import svg_tiling
+    from ..solver.tiling import solve_tiling
+
+    if action is None:
+        return None
+    cards = deck.by_id
+    target = cards[action.target]
+    pieces = [cards[c] for c in action.pieces if cards[c].shape is not None]
+    try:
+        res = solve_tiling(target.shape, [c.shape for c in pieces], each="exactly", query="first", time_limit=5.0)
+    except TanglekitError:
+        return None
+    if not res.solutions:
+        return None
+    letters = "ABCDEFGHIJ"
+    svg = svg_tiling(target.shape, res.solutions[0].placed, colours=[PAINT.get(c.colour, "#999") for c in pieces],
+                     labels=list(letters[: len(pieces)]), unit=26.0)
+    key = ", ".join(f"{letters[i]} = {c.id}" for i, c in enumerate(pieces))
+    z = f" with {', '.join(action.z)}" if action.z else ""
+    return {"text": f"{action.target}: {key}{z}", "svg": svg}
 
 
 _HOT = ('<rect class="hot{cls}" data-action="{a}" x="{x}" y="{y}" width="{w}" height="{h}" '
@@ -250,7 +282,8 @@ def card_svg(card, unit: float = 16.0) -> str:
         return ('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" viewBox="0 0 40 40">'
                 '<text x="20" y="31" font-size="30" font-weight="bold" text-anchor="middle" '
                 'font-family="sans-serif" fill="#555">Z</text></svg>')
-    return svg_shape(card.shape.normalized(), fill=PAINT.get(card.colour, "#999999"), unit=unit)
+    svg = svg_shape(card.shape.normalized(), fill=PAINT.get(card.colour, "#999999"), unit=unit)
+    return re.sub(r'<rect [^>]*fill="#ffffff"/>', "", svg, count=1)  # no background: the card shows
 
 
 def zangle_places(st) -> list[dict]:

@@ -49,7 +49,10 @@ function render(v) {
   }));
   // Zangle: the face-up cards as clickable places
   const zb = $("#zangle");
-  zb.hidden = !(v.places.length && v.human_to_move);
+  zb.hidden = !v.can_zangle;
+  const lz = $("#lastzangle");
+  lz.hidden = !v.last_zangle;
+  if (v.last_zangle) { $("#lastzangle-svg").innerHTML = v.last_zangle.svg; $("#lastzangle-text").textContent = v.last_zangle.text; }
   sel = {target: null, pieces: new Set()};
   document.querySelectorAll("#board .card[data-place]").forEach((c) => c.addEventListener("click", () => {
     if (view.human_to_move) pick(+c.dataset.place);
