@@ -104,8 +104,11 @@ async function tanglungInit() {
   $("#layouttext").addEventListener("change", () => { const v = $("#layouttext").value.replace(/\//g, "").toUpperCase(); if (v.length === 16) { T.cells = v.split(""); tanglungDraw(); } });
   await tanglungDraw();
 }
+let drawSeq = 0;  // only the newest picture is shown (answers may arrive out of order)
 async function tanglungDraw() {
+  const seq = ++drawSeq;
   const d = await api("/api/draw/tanglung", {layout: tLayout()});
+  if (seq !== drawSeq) return;
   T.counts = d.cards;
   const pal = $("#palette");
   pal.innerHTML = "";
@@ -139,7 +142,9 @@ async function qangoInit() {
   await qangoDraw();
 }
 async function qangoDraw() {
+  const seq = ++drawSeq;
   const d = await api("/api/draw/qango", {board: QG.board, cells: QG.cells});
+  if (seq !== drawSeq) return;
   QG.position = d.position;
   $("#grid").innerHTML = d.svg;
   $("#postext").textContent = d.position;
