@@ -108,7 +108,8 @@ def test_state_move_undo_hint_round_trip(base):
 
 def test_refusals_are_one_line_json(base):
     cases = [
-        ("state", {"id": "bogus"}, "not a game, ID or file"),
+        ("state", {"id": "bogus"}, "not a game or ID"),
+        ("state", {"id": "README.md"}, "files are not opened"),
         ("state", {"id": ""}, "no ID given"),
         ("state", {"id": TANGLUNG, "moves": "1.x"}, "not an action number"),
         ("state", {"id": TANGLUNG, "moves": "5"}, "move 1 of the URL (5) is illegal"),
@@ -212,3 +213,11 @@ def test_serve_command_prints_the_url_of_a_free_port():
     finally:
         p.terminate()
         p.wait(10)
+
+
+@pytest.mark.parametrize("args, want", [(["--port", "70000"], "--port must be 0..65535"),
+                                        (["--host", "256.1.1.1", "--port", "0"], "cannot listen on 256.1.1.1")])
+def test_serve_command_refuses_bad_addresses(args, want):
+    p = subprocess.run([sys.executable, "-m", "tanglekit.cli", "serve", *args], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 2 and p.stderr.strip().startswith(f"error: {want}") and "Traceback" not in p.stderr

@@ -16,6 +16,7 @@ from dataclasses import replace
 from ..errors import FormatError, RuleError, TanglekitError
 
 MAX_MOVES = 5000  # longest move list a URL may carry
+ID_PREFIXES = ("tanglung", "zangle", "qango", "tangle")  # the IDs resolve_start reads
 
 
 class BadRequest(TanglekitError):
@@ -34,8 +35,11 @@ def cached_start(spec: str, seed: int = 0):
 
     if not spec or len(spec) > 4000:
         raise BadRequest("no ID given" if not spec else "ID too long")
-    if spec.endswith(".json") or spec.endswith(".jsonl") or "/" in spec and ":" not in spec:
-        raise BadRequest(f"not a game or ID: {spec!r} (files are not opened by the web app)")
+    from ..games import game_names
+
+    if spec not in game_names() and spec.split(":")[0].lower() not in ID_PREFIXES:
+        raise BadRequest(f"not a game or ID: {spec!r} (files are not opened by the web app); "
+                         f"games: {', '.join(game_names())}")
     key = (spec, seed)
     with _LOCK:
         start = _CACHE.get(key)
