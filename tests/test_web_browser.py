@@ -233,3 +233,23 @@ def test_check_tanglung_layout_built_by_clicking(driver, base):
     driver.find_element(By.ID, "solve").click()
     assert _wait_text(driver, "#answer", "solvable").startswith("solvable in 14 moves from 0,0")
     assert _text(driver, "#shareid") == f"tanglung:solo:{layout}"
+
+
+def test_qango_puzzle_solved_by_clicking_the_hinted_cells(driver, base):
+    pid = "qango:6:k2:.X.OOX/O....O/XO.X../..XO../X...../....X."  # O to move wins in 2
+    _open(driver, base, pid)
+    assert "O to move wins in 2" in _text(driver, "#goal")
+    _click_cell(driver, 0)  # a legal move (not the winning one), taken back below
+    _wait_log(driver, 2)  # O's move and the perfect bot's reply
+    driver.find_element(By.ID, "undo").click()
+    _wait_log(driver, 0)
+    _click_cell(driver, 1)
+    assert "0,1 already holds a counter" in _wait_text(driver, "#message", "illegal")
+    for k in (1, 2):
+        driver.find_element(By.ID, "hint").click()
+        _wait_text(driver, "#hinttext", "hint:")
+        hinted = driver.find_element(By.CSS_SELECTOR, "#board .hot.hinted")
+        hinted.click()
+        if k == 1:
+            _wait_log(driver, 2)
+    assert _wait_text(driver, "#result", "solved") == "solved in 2 moves (fewest moves: 2)"
