@@ -221,3 +221,11 @@ def test_serve_command_refuses_bad_addresses(args, want):
     p = subprocess.run([sys.executable, "-m", "tanglekit.cli", "serve", *args], capture_output=True, text=True,
                        timeout=60)
     assert p.returncode == 2 and p.stderr.strip().startswith(f"error: {want}") and "Traceback" not in p.stderr
+
+
+def test_hint_says_when_no_winning_line_is_left(base):
+    spec = "zangle:solo,piles=5,easy#2"
+    code, h = api(base, "hint", id=spec)
+    assert code == 200 and h["action"] is not None  # a generated challenge can be won
+    code, h = api(base, "hint", id=spec, moves="3460")  # after a Zangle that spoils it
+    assert code == 200 and h == {"action": None, "move": None, "hint": "no winning line from here (exact search)"}
