@@ -39,6 +39,9 @@ for _name in ("zangle", "tanglung", "qango", "zinga", "tangle"):
 from .cli_play import register as _register_play  # noqa: E402  play, match, replay, bots
 
 _register_play(app)
+from .cli_serve import register as _register_serve  # noqa: E402  serve
+
+_register_serve(app)
 
 
 def _version(value: bool) -> None:
