@@ -272,15 +272,18 @@ def deal_stats(deck=None, deals: int = 100_000, seed: int = 0, solo_deals: int =
     with_z = 0
     hist: dict[int, int] = {}
     done = 0
+    if deals and len(deck) < len(places):
+        raise RuleError(f"a 4+4 table needs {len(places)} cards, deck {deck.name[:40]!r} has {len(deck)}")
+    chunk = min(10_000, max(1, 10_000_000 // len(deck)))  # at most 10 million random numbers at once
     while done < deals:
-        b = min(10_000, deals - done)
+        b = min(chunk, deals - done)
         idx = np.argsort(rng.random((b, len(deck))), axis=1)[:, :8]
         counts, best, _, _, _ = batch_zangles(sids[idx], places, table)
         with_z += int((counts > 0).sum())
         for v, c in zip(*np.unique(best, return_counts=True)):
             hist[int(v)] = hist.get(int(v), 0) + int(c)
         done += b
-        step(1)
+        step(b / 10_000)
     lo, hi = wilson(with_z, deals)
     out["tables"] = {"deals": deals, "layout": "4+4", "with_zangle": with_z,
                      "share": with_z / deals if deals else None, "ci95": [lo, hi],

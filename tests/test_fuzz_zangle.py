@@ -287,3 +287,17 @@ def test_tiling_table_budget(monkeypatch):
     monkeypatch.setattr(moves, "MAX_TABLE_SETS", 74)
     with pytest.raises(SolverError, match="too large a tiling table"):
         moves.TilingTable(default_deck().shapes)
+
+
+@pytest.mark.parametrize("args", [
+    ["zangle", "stats", "--deals", "5", "--solo-deals", "0", "--games", "0"],
+    ["zangle", "stats", "--deals", "0", "--solo-deals", "1", "--games", "0"],
+    ["zangle", "play", "turn"], ["zangle", "play", "solo"], ["zangle", "solo", "generate"],
+    ["zangle", "turn", "generate"],
+], ids=lambda a: "_".join(a[1:3]))
+def test_too_small_a_deck(args, tmp_path):
+    """A valid deck with too few cards for the set-up is refused before any table is dealt."""
+    deck = tmp_path / "small.json"
+    deck.write_text(json.dumps({"cards": [{"id": "T1", "cells": [[0, 0]], "count": 3}]}))
+    msg = assert_refused([*args, "--deck", str(deck)], tmp_path)
+    assert "needs" in msg and "3" in msg, msg
