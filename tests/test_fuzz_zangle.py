@@ -300,4 +300,4 @@ def test_too_small_a_deck(args, tmp_path):
     deck = tmp_path / "small.json"
     deck.write_text(json.dumps({"cards": [{"id": "T1", "cells": [[0, 0]], "count": 3}]}))
     msg = assert_refused([*args, "--deck", str(deck)], tmp_path)
-    assert "needs" in msg and "3" in msg, msg
+    assert "need" in msg and "has 3" in msg, msg
