@@ -32,10 +32,12 @@ def load_deck(path):
     return _load(path)
 
 
-def load_deal(path, deck):
-    from .games.zangle.deal import load_deal as _load
+def load_deal(source, deck):
+    """A turn-game deal from a file, inline JSON or a ``zangle:turn`` ID."""
+    from .generators.zangle import load_turn_deal
+    from .jsonio import check_text_arg
 
-    return _load(path, deck)
+    return load_turn_deal(check_text_arg(str(source), "deal") if isinstance(source, str) else source, deck)
 
 
 def find_command(deal_path: str | Path, deck_path: str | Path | None = None, as_json: bool = False,
@@ -343,7 +345,7 @@ def turn_generate_command(players: int = 2, seed: int = 0, properties: Sequence[
     res = generate_turn_deal(players, seed, tuple(properties), options, deck)
     if as_json:
         return json.dumps(res)
-    return json.dumps(res["deal"], indent=1)
+    return json.dumps(res["deal"], indent=1)  # a deal file (with its ID pair)
 
 
 # --- typer app ------------------------------------------------------------------------------
@@ -371,7 +373,7 @@ def _options(pairs):
 
 @app.command("find")
 def find(
-    deal: Path = typer.Argument(..., help="Deal file: {\"middle\": [...], \"own\": [...]}."),
+    deal: str = typer.Argument(..., help="Deal file {\"middle\": [...], \"own\": [...]}, inline JSON or a zangle:turn ID."),
     deck: Optional[Path] = _DECK,
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the best Zangle as SVG."),
@@ -474,7 +476,7 @@ def stats(
 
 @turn_app.command("go-out")
 def turn_go_out(
-    deal: Path = typer.Argument(..., help="Deal file with middle, own, own_pile, middle_pile (and others)."),
+    deal: str = typer.Argument(..., help="Deal file with middle, own, own_pile, middle_pile (and others), or a zangle:turn ID."),
     player: int = typer.Option(0, "--player", help="0 = 'own', 1.. = others in file order."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     max_states: int = typer.Option(200_000, "--max-states", help="Search budget (states)."),

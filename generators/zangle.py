@@ -191,9 +191,55 @@ def resolve_solo(text_or_parsed, deck=None) -> Instance:
                     {"grade": ch.grade, "challenge": ch})
 
 
+def resolve_turn(text_or_parsed, deck=None) -> Instance:
+    """The turn-game deal a ``zangle:turn,...`` ID stands for (the deal file as a dict)."""
+    from ..games.zangle.deal import parse_turn_id_params, turn_deal_description, turn_deal_from_description
+    from ..games.zangle.solo_deal import check_id_deck
+
+    parsed = split_id(text_or_parsed) if isinstance(text_or_parsed, str) else text_or_parsed
+    players, props, options, deck_name = parse_turn_id_params(parsed)
+    deck = check_id_deck(parsed, deck_name, deck)
+    if not parsed.is_seed:
+        deal = turn_deal_from_description(parsed, deck)
+        return Instance("zangle-turn-deal", deal, parsed.text, None)
+    bad = [p for p in props if p not in DEAL_PROPERTIES]
+    if bad:
+        raise parsed.error(f"unknown deal property {bad[0][:40]!r}; known: {', '.join(DEAL_PROPERTIES)}")
+    res = generate_turn_deal(players, parsed.seed, props, options, deck)
+    deal = res["deal"]
+    return Instance("zangle-turn-deal", deal, deal["id"], deal["seed_id"], {"generated": res})
+
+
 def resolve_id(parsed) -> Instance:
-    """The registry's entry point (generators.ids.resolve) for ``zangle:`` IDs."""
+    """The registry's entry point (generators.ids.resolve) for ``zangle:`` IDs: solo deals
+    (``zangle:solo,...``) and turn-game deals (``zangle:turn,...``)."""
+    if parsed.flags()[:1] == ["turn"]:
+        return resolve_turn(parsed)
     return resolve_solo(parsed)
+
+
+def load_turn_deal(source, deck=None):
+    """A turn-game ``Deal`` from a file, inline JSON or a ``zangle:turn`` ID (either form)."""
+    from ..games.zangle.deal import load_deal, parse_deal
+    from .ids import looks_like_id
+
+    text = str(source)
+    if looks_like_id(text) and not _exists(text):
+        parsed = split_id(text)
+        if parsed.game != "zangle" or parsed.flags()[:1] != ["turn"]:
+            what = f"a {parsed.game} ID" if parsed.game != "zangle" else "a Zangle solo deal ID"
+            raise FormatError(f"this is {what}, expected a Zangle turn-game deal (file or zangle:turn ID)")
+        return parse_deal(resolve_turn(parsed, deck).value, deck, f"ID {text[:60]}")
+    return load_deal(source, deck)
+
+
+def _exists(t: str) -> bool:
+    from pathlib import Path
+
+    try:
+        return Path(t).exists()
+    except (OSError, ValueError):
+        return False
 
 
 def deal_from_id(text: str, deck=None):
@@ -218,13 +264,15 @@ def load_solo_deal(source, deck=None):
 
     if isinstance(source, str) and looks_like_id(text) and not exists(text):
         parsed = split_id(text)
-        if parsed.game != "zangle":
-            raise FormatError(f"this is a {parsed.game} ID, expected a Zangle solo deal (file or zangle:solo ID)")
+        if parsed.game != "zangle" or parsed.flags()[:1] == ["turn"]:
+            what = f"a {parsed.game} ID" if parsed.game != "zangle" else "a Zangle turn-game deal ID"
+            raise FormatError(f"this is {what}, expected a Zangle solo deal (file or zangle:solo ID)")
         return resolve_solo(parsed, deck).value
     return load_solo_deal_file(source, deck)
 
 
-__all__ = ["DIFFICULTIES", "Challenge", "deal_from_id", "load_solo_deal", "resolve_id", "resolve_solo", "challenge_answer_svg", "challenge_svg", "solution_steps", "deal_stats", "format_stats", "generate_challenge", "generate_challenges", "generate_turn_deal", "turn_deal_properties", "wilson",
+__all__ = ["DIFFICULTIES", "Challenge", "deal_from_id", "load_solo_deal", "load_turn_deal", "resolve_id",
+           "resolve_solo", "resolve_turn", "challenge_answer_svg", "challenge_svg", "solution_steps", "deal_stats", "format_stats", "generate_challenge", "generate_challenges", "generate_turn_deal", "turn_deal_properties", "wilson",
            "grade_of", "greedy_wins", "measure"]
 
 
@@ -410,13 +458,16 @@ def generate_turn_deal(players: int = 2, seed: int = 0, properties: tuple[str, .
             ok &= all(props["start_zangle"])
         if not ok:
             continue
-        from ..games.zangle.deal import DEAL_FORMAT
+        from ..games.zangle.deal import DEAL_FORMAT, turn_deal_description, turn_id_params
 
-        deal = {"format": DEAL_FORMAT.tag, "version": DEAL_FORMAT.version,
-                "middle": [c.id for c in g.middle], "own": [c.id for c in g.own[0]],
+        body = {"middle": [c.id for c in g.middle], "own": [c.id for c in g.own[0]],
                 "own_pile": [c.id for c in g.own_pile[0]], "middle_pile": [c.id for c in g.middle_pile],
                 "others": [{"own": [c.id for c in g.own[p]], "own_pile": [c.id for c in g.own_pile[p]]}
                            for p in range(1, players)]}
+        params = turn_id_params(players, [p for p in DEAL_PROPERTIES if p in properties], g.options, g.deck)
+        ids = {"id": f"zangle:{params}:{turn_deal_description(body, g.deck)}",
+               "seed_id": make_seed("zangle", params, seed)}
+        deal = {"format": DEAL_FORMAT.tag, "version": DEAL_FORMAT.version, **ids, **body}
         return {"deal": deal, "seed": seed, "players": players, "first_player": g.current,
-                "properties": props}
+                "properties": props, **ids}
     raise SolverError(f"no deal with {', '.join(properties)} in {max_tries} tries (seed {seed})")

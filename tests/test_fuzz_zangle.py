@@ -100,6 +100,19 @@ def test_other_games_files_refused(command, other, tmp_path, valid):
     assert_refused(FILE_COMMANDS[command](str(f), valid), tmp_path)
 
 
+@pytest.mark.parametrize("text", ["zangle:turn,players=2#1", "zangle:turn,players=99#1", "zangle:turn,nonsense#1",
+                                  "zangle:turn,players=2:00.01", "zangle:solo,piles=5,easy#1", "qango:6,k3#11"])
+def test_turn_ids_where_a_deal_is_read(text, tmp_path):
+    """find and go-out read zangle:turn IDs; any other ID (or a malformed one) is refused."""
+    args = ["zangle", "turn", "go-out", text]
+    if text == "zangle:turn,players=2#1":
+        code, out, err = run_cli(args)
+        assert code == 0 and out.startswith("player 0 "), err
+    else:
+        msg = assert_refused(args, tmp_path)
+        assert ("expected a Zangle turn-game deal" in msg) == text.startswith(("zangle:solo", "qango")), msg
+
+
 def test_other_games_ids_refused(tmp_path):
     for text in ("tanglung:solo,hard#7", "qango:6,k3#11", "tangle:x#4", "zinga:sheets4#1",
                  "tanglung:solo,hard:CRBF/HDFR/BHFB/RHDC"):

@@ -75,3 +75,27 @@ def test_written_files_are_read_back(tmp_path):
     deck.write_text(out)
     code, text, err = run_cli(["zangle", "deck", "show", "--deck", str(deck)])
     assert code == 0 and text.startswith("deck zangle-default: 120 cards"), err
+
+
+_SLOW = pytest.mark.slow  # first_no_zangle is rare (98 % of tables hold a Zangle): about a minute each
+TURN_CASES = [(2, (), {}), (1, (), {}), (3, ("all_can_go_out",), {}), (2, ("middle_no_zangle",), {}),
+              pytest.param(2, ("first_no_zangle",), {}, marks=_SLOW), (2, ("all_start_zangle",), {}),
+              (2, (), {"z_cards": "minimal"}),
+              pytest.param(2, ("all_can_go_out", "first_no_zangle"), {}, marks=_SLOW)]
+
+
+@pytest.mark.parametrize("players, props, opts", TURN_CASES)
+def test_turn_deal_ids_regenerate_the_deal(players, props, opts):
+    from tanglekit.generators.zangle import generate_turn_deal
+
+    res = generate_turn_deal(players, 4, props, ZangleOptions(**opts))
+    body = {k: v for k, v in res["deal"].items() if k not in ("id", "seed_id")}
+    for text in (res["id"], res["seed_id"]):
+        inst = resolve(text, expect="zangle-turn-deal")
+        got = {k: v for k, v in inst.value.items() if k not in ("id", "seed_id")}
+        assert got == body, text
+    assert resolve(res["seed_id"]).id == res["id"]
+    for p in props:
+        assert p in split_id(res["seed_id"]).flags()
+    if opts:
+        assert "z=minimal" in res["seed_id"]

@@ -71,6 +71,8 @@ class _DealBody(BaseModel):
     others: Optional[list[_Other]] = Field(None, max_length=MAX_OTHERS)
     deck: Optional[StrictStr] = Field(None, max_length=200)
     note: Optional[StrictStr] = Field(None, max_length=5000)
+    id: Optional[StrictStr] = Field(None, max_length=10_000)
+    seed_id: Optional[StrictStr] = Field(None, max_length=1000)
 
 
 class _DealFile(BaseModel):
@@ -212,3 +214,84 @@ def load_deal(path: str | Path, deck: Deck | None = None) -> Deal:
     """Read a deal file (JSON; inline JSON text too)."""
     data, where = load_document(path, DEAL_FORMAT)
     return parse_deal(data, deck, where)
+
+
+# --------------------------------------------------------------------------------------------
+# Turn-deal IDs: zangle:turn,players=N[,PROPERTY...][,z=minimal][,deck=NAME]:<description>
+# The description is the deal's card groups, each card two base-36 digits of its deck position:
+# middle . middle_pile . own . own_pile (player 0) . own . own_pile (player 1) ...
+# --------------------------------------------------------------------------------------------
+_B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+MAX_TURN_PLAYERS = 11
+
+
+def turn_id_params(players: int, properties=(), options=None, deck=None) -> str:
+    """PARAMS of a turn-deal ID (without the game prefix): what the generator was asked."""
+    parts = ["turn", f"players={int(players)}", *properties]
+    if options is not None and options.z_cards != "all":
+        parts.append(f"z={options.z_cards}")
+    if deck is not None and deck is not default_deck():
+        parts.append(f"deck={deck.name}")
+    return ",".join(parts)
+
+
+def parse_turn_id_params(parsed) -> tuple[int, tuple[str, ...], "ZangleOptions", str | None]:
+    """(players, property words, options, deck name or None) of a parsed ``zangle:turn`` ID."""
+    from .rules import ZangleOptions
+
+    flags = parsed.flags()
+    if not flags or flags[0] != "turn":
+        raise parsed.error("a Zangle turn-deal ID starts 'zangle:turn,...'")
+    values = parsed.values()
+    bad = sorted(set(values) - {"players", "z", "deck"})
+    if bad:
+        raise parsed.error(f"unknown parameter {short(bad[0])}")
+    p = values.get("players", "2")
+    if not p.isdigit() or not 1 <= int(p) <= MAX_TURN_PLAYERS:
+        raise parsed.error(f"players={short(p)} is not 1..{MAX_TURN_PLAYERS}")
+    z = values.get("z", "all")
+    if z not in ("all", "minimal"):
+        raise parsed.error(f"z={short(z)}: expected all or minimal")
+    return int(p), tuple(flags[1:]), ZangleOptions(z_cards=z), values.get("deck")
+
+
+def turn_deal_description(deal: dict, deck: Deck) -> str:
+    """The description of a turn deal (deck card ids only) for its descriptive ID."""
+    pos = {c.id: i for i, c in enumerate(deck.cards)}
+    if len(pos) > 36 * 36:
+        raise FormatError(f"deck {short(deck.name)} has more than {36 * 36} cards: no descriptive ID")
+
+    def enc(ids):
+        return "".join(_B36[pos[c] // 36] + _B36[pos[c] % 36] for c in ids)
+
+    groups = [deal["middle"], deal.get("middle_pile", []), deal["own"], deal.get("own_pile", [])]
+    for o in deal.get("others", []):
+        groups += [o.get("own", []), o.get("own_pile", [])]
+    return ".".join(enc(g) for g in groups)
+
+
+def turn_deal_from_description(parsed, deck: Deck) -> dict:
+    """The deal file (tagged dict) a descriptive turn-deal ID holds; checked as a deal file."""
+    players = parse_turn_id_params(parsed)[0]
+    groups = parsed.description.split(".")
+    if len(groups) != 2 + 2 * players:
+        raise parsed.error(f"the description needs {2 + 2 * players} card groups for {players} players, "
+                           f"has {len(groups)}")
+    cards = deck.cards
+
+    def dec(g: str) -> list[str]:
+        if len(g) % 2:
+            raise parsed.error(f"bad card group {short(g)} (two base-36 digits per card)")
+        out = []
+        for i in range(0, len(g), 2):
+            a, b = _B36.find(g[i].lower()), _B36.find(g[i + 1].lower())
+            if a < 0 or b < 0 or a * 36 + b >= len(cards):
+                raise parsed.error(f"bad card code {short(g[i:i + 2])}")
+            out.append(cards[a * 36 + b].id)
+        return out
+
+    g = [dec(x) for x in groups]
+    data = {"middle": g[0], "middle_pile": g[1], "own": g[2], "own_pile": g[3],
+            "others": [{"own": g[4 + 2 * i], "own_pile": g[5 + 2 * i]} for i in range(players - 1)]}
+    parse_deal(data, deck, f"ID {short(parsed.text)}")  # every content rule of a deal file
+    return tagged(DEAL_FORMAT, data)
