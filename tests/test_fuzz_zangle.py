@@ -314,3 +314,18 @@ def test_too_small_a_deck(args, tmp_path):
     deck.write_text(json.dumps({"cards": [{"id": "T1", "cells": [[0, 0]], "count": 3}]}))
     msg = assert_refused([*args, "--deck", str(deck)], tmp_path)
     assert "need" in msg and "has 3" in msg, msg
+
+
+@pytest.mark.parametrize("state", [
+    {"game": "zangle-solo", "start": [1, 2]},
+    {"game": "zangle-solo", "start": {"middle": [[1]], "draw": [], "piles": []}},
+    {"game": "zangle-solo", "start": {"middle": ["nope"], "draw": [], "piles": [["T1-1"]]}},
+    {"game": "zangle-turn", "start": {"middle": [], "own": [], "others": 5}},
+    {"game": "zangle-turn", "start": "x"},
+    {"game": "zangle-solo", "actions": [999999]},
+], ids=range(6))
+def test_hostile_game_states_refused(state, tmp_path):
+    """A state file for `tanglekit play` whose Zangle start is not a position of the game."""
+    f = tmp_path / "state.json"
+    f.write_text(json.dumps(state))
+    assert_refused(["play", str(f), "--bots", "random"], tmp_path)

@@ -13,7 +13,7 @@ down cards are hidden information (``observation_string``).
 
 from __future__ import annotations
 
-from ...errors import FormatError, RuleError
+from ...errors import FormatError, RuleError, TanglekitError
 from ..api import TERMINAL, EngineState, Game, replay_from_json, split_params
 from .cards import Card, Deck, default_deck, load_deck
 from .engine import Action, GameState
@@ -179,7 +179,13 @@ class _ZangleGame(Game):
         kw = self._kwargs()
         if start is not None:
             kw[self.start_key] = start
-        engine = self.engine_class(seed=seed, options=self.options, deck=self.deck, **kw)
+        try:
+            engine = self.engine_class(seed=seed, options=self.options, deck=self.deck, **kw)
+        except TanglekitError:
+            raise
+        except (AttributeError, TypeError, KeyError, ValueError, IndexError) as e:
+            # a hand-edited or hostile state file: its start is not a position of this game
+            raise FormatError(f"{self.name} state: not a valid start position ({type(e).__name__})") from None
         return ZangleState(self, engine, seed, start)
 
     start_key = "layout"
