@@ -93,7 +93,7 @@ def test_board_round_trip_and_file_errors():
         ({"rows": ["*x"]}, "not in the legend"),
         ({"rows": ["*.", "", "", ".."]}, "connected"),
         ({"offset": "odd-q"}, "offset"),
-        ({"values": {"hexagon": {"base": 1}}}, "unknown kind"),
+        ({"values": {"hexagon": {"base": 1}}}, "values.hexagon"),
         ({"rows": []}, "rows"),
     ]
     for patch, msg in cases:
@@ -109,7 +109,7 @@ def test_piece_file_errors():
     assert len(load_pieces(good)) == 3
     cases = [
         ([{"name": "A", "value": 1, "count": 1, "turns": ""}, {"name": "B", "value": 2, "count": 1, "sides": [[3, 0]]}], "same shape"),
-        ([{"name": "A", "value": 1, "count": 1, "turns": "RQ"}], "L or R"),
+        ([{"name": "A", "value": 1, "count": 1, "turns": "RQ"}], "turns"),
         ([{"name": "A", "value": 1, "count": 1, "sides": [[1, 0], [5, 0]]}], "not connected"),
         ([{"name": "A", "value": 1, "count": 1, "sides": [[2, 2]]}], "not a hex side"),
         ([{"name": "A", "value": -1, "count": 1, "turns": ""}], "value"),
