@@ -212,19 +212,28 @@ def generate_puzzle(
     raise SolverError(f"no puzzle with at least {min_points} points and a unique chain in {max_games} games")
 
 
-def verify_puzzle(puzzle: dict) -> bool:
-    """Re-solve a puzzle: its claimed points are the best, reached by its solution, uniquely."""
+def verify_puzzle(puzzle: dict, where: str = "<puzzle>", expect=None, node_limit: int = 2_000_000) -> bool:
+    """Re-solve a puzzle: its claimed points are the best, reached by its solution, uniquely.
+    A file that is not a puzzle (schema, illegal position) is a FormatError/RuleError; a
+    puzzle whose claim or solution is wrong (or illegal) is simply not valid."""
     from ..games.tangle.engine import state_from_json
 
-    s = state_from_json(puzzle)
-    r = best_turn(s, "points")
+    s = state_from_json(puzzle, where, expect)
+    if s.over:
+        return False
+    r = best_turn(s, "points", node_limit=node_limit)
     if r.points != puzzle.get("points"):
         return False
     c = s.copy_position()
     team = c.game.team_of[c.to_move]
     start = c.scores[team]
-    for m in puzzle.get("solution", []):
-        c.push(c.game.parse_move(m))
+    try:
+        for m in puzzle.get("solution", []):
+            if c.over or c.to_move != s.to_move:
+                return False
+            c.push(c.game.parse_move(m))
+    except (FormatError, RuleError):
+        return False
     return c.scores[team] - start == r.points and len(_chain_sets(s, r.points, limit=1)) == 1
 
 
