@@ -334,6 +334,8 @@ def puzzle_check(
     from .jsonio import check_text_arg, load_json_source
 
     check_text_arg(puzzle, "puzzle")
+    if "\n" in puzzle or "\r" in puzzle:
+        raise TanglekitError("puzzle: a file name or ID has no line breaks")
     if looks_like_id(puzzle):
         inst = resolve(puzzle, expect="tangle-puzzle")
         if "puzzle" not in inst.extra:

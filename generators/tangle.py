@@ -22,7 +22,7 @@ import random
 from ..errors import FormatError, RuleError, SolverError
 from ..games.tangle.formats import PUZZLE
 from ..games.tangle.ids import encode_moves, game_from_params, position_from_moves, setup_params
-from ..jsonio import MAX_BYTES, check_text_arg, load_json_source
+from ..jsonio import MAX_BYTES, check_text_arg, load_json_source, looks_like_json
 from .ids import Instance, ParsedId, looks_like_id, make_descriptive, make_seed, resolve
 from ..games.tangle.board import load_board, load_pieces
 from ..games.tangle.engine import PASS, TangleGame, TangleState
@@ -282,8 +282,10 @@ def load_state_or_id(spec: str, expect=None) -> TangleState:
     from ..games.tangle.engine import state_from_json
 
     check_text_arg(spec, "position", MAX_BYTES)
+    if "\n" in spec or "\r" in spec:
+        raise FormatError("position: a file name, ID or inline JSON has no line breaks")
     if looks_like_id(spec):
         out = puzzle_from_id(spec)
         return out if isinstance(out, TangleState) else state_from_json(out)
-    data, where = load_json_source(spec, "Tangle position")
+    data, where = load_json_source(spec.strip() if looks_like_json(spec) else spec, "Tangle position")
     return state_from_json(data, where, expect)

@@ -534,7 +534,11 @@ def state_from_json(data: dict, where: str = "<state>", expect=None) -> TangleSt
     """Replay a state (or puzzle) file's move log after checking its format and schema;
     FormatError/RuleError naming the bad move, or a stored score or turn the replay contradicts."""
     check_format(data, expect or (STATE, PUZZLE), where)
-    g = cached_game(data)
+    try:
+        g = cached_game(data)
+    except (FormatError, RuleError) as e:
+        msg = str(e)
+        raise type(e)(msg if msg.startswith(where) else f"{where}: {msg}") from None
     s = g.new_state()
     for i, m in enumerate(data["moves"]):
         try:
