@@ -39,7 +39,15 @@ class ValueRule(_Model):
     piece_multiplier: Annotated[StrictInt, Field(ge=0, le=100)] = 0
 
 
-class BoardModel(_Model):
+class _Embeddable(_Model):
+    """A file that may also sit inline in a state (then with its own tag and version)."""
+
+    format: Optional[Literal["tanglekit/tangle-board", "tangle-board", "tanglekit/tangle-pieces",
+                             "tangle-pieces"]] = None
+    version: Optional[Annotated[StrictInt, Field(ge=1, le=1)]] = None
+
+
+class BoardModel(_Embeddable):
     """``tanglekit/tangle-board``: offset rows of kind letters, legend, star, capture values."""
 
     name: Optional[Name] = None
@@ -61,7 +69,7 @@ class PieceModel(_Model):
     sides: Optional[Annotated[list[SideCoord], Field(min_length=1, max_length=MAX_PIECE_SIDES)]] = None
 
 
-class PiecesModel(_Model):
+class PiecesModel(_Embeddable):
     """``tanglekit/tangle-pieces``: the piece kinds, each with a value, a count and a shape."""
 
     name: Optional[Name] = None
