@@ -226,6 +226,10 @@ def art_rows(
 
 def load_shape_arg(arg: str, lattice: str | Lattice | None = None) -> Polyform:
     """A shape from a command-line argument: notation or JSON, ``@path``, or an existing file."""
+    from ..jsonio import check_text_arg
+
+    check_text_arg(arg.replace("\n", "").replace("\t", "").replace("\r", "") if isinstance(arg, str) else arg,
+                   "shape")
     path = None
     if arg.startswith("@"):
         path = arg[1:]

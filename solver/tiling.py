@@ -139,12 +139,15 @@ class TilingResult:
         return self.to_svg()
 
     def summary(self) -> dict:
-        """The ``--count --json`` record: count, count_up_to_symmetry, backend, seconds."""
+        """The ``--count --json`` record: count, count_up_to_symmetry, backend, seconds, and
+        ``complete`` (false when a limit stopped the count: the counts are then lower bounds,
+        or null where not even that is known)."""
         return {
             "count": self.count,
             "count_up_to_symmetry": self.count_up_to_symmetry,
             "backend": self.backend,
             "seconds": round(self.seconds, 4),
+            "complete": self.complete,
         }
 
     def to_json(self) -> dict:
@@ -168,6 +171,7 @@ class TilingProblem:
         pieces: Sequence[Polyform],
         each: str = "exactly",
         mirror: bool = True,
+        deadline=None,
     ):
         if each not in EACH:
             raise SolverError(f"unknown piece rule {each!r}: expected one of {', '.join(EACH)}")
@@ -193,7 +197,7 @@ class TilingProblem:
                     seen.add(key)
                     self.active.append(k)
         self.placements: dict[int, Placements] = {
-            k: placements(self.pieces[k], region, mirror) for k in self.active
+            k: placements(self.pieces[k], region, mirror, deadline) for k in self.active
         }
         self.n_cells = region.area
         n_piece_items = len(self.pieces) if each != "any" else 0
@@ -337,12 +341,15 @@ def solve_tiling(
     time_limit: float | None = None,
     workers: int | None = None,
     kernel: str = "auto",
+    deadline=None,
 ) -> TilingResult:
     """Tile ``region`` with ``pieces`` (each exactly / at-most once / any number of times).
 
     query "first" / "all" / "count". With ``up_to_symmetry`` solutions are one per orbit of the
     region's symmetry group and the result gives both counts. Raises ShapeError/FormatError on
-    bad shapes or names, SolverError on a bad query/backend.
+    bad shapes or names, SolverError on a bad query/backend. ``deadline`` (a
+    ``limits.Deadline`` started by the caller) makes ``time_limit`` cover set-up too: placement
+    generation checks it (``LimitReached``) and the search gets what is left.
     """
     t0 = time.perf_counter()
     if query not in ("first", "all", "count"):
@@ -350,7 +357,10 @@ def solve_tiling(
     reg = parse_region(region)
     shapes = piece_set(pieces) if isinstance(pieces, str) else list(pieces)
     chosen = pick_backend(backend, query)
-    prob = TilingProblem(reg, shapes, each, mirror)
+    prob = TilingProblem(reg, shapes, each, mirror, deadline)
+    if deadline is not None:  # the search gets what set-up left of the time limit
+        deadline.check("set-up")
+        time_limit, t0 = deadline.remaining(), time.perf_counter()
     res = TilingResult(reg, shapes, query, chosen)
     if prob.area_mismatch():
         if query != "first":
