@@ -337,6 +337,8 @@ def puzzle_check(
     if "\n" in puzzle or "\r" in puzzle:
         raise TanglekitError("puzzle: a file name or ID has no line breaks")
     if looks_like_id(puzzle):
+        if not puzzle.strip().lower().startswith("tangle:"):
+            raise TanglekitError(f"this is a {puzzle.split(':')[0][:20]} ID, expected a Tangle puzzle ID")
         inst = resolve(puzzle, expect="tangle-puzzle")
         if "puzzle" not in inst.extra:
             raise TanglekitError("a descriptive ID holds the position only, not the puzzle's claim: "

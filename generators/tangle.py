@@ -23,7 +23,7 @@ from ..errors import FormatError, RuleError, SolverError
 from ..games.tangle.formats import PUZZLE
 from ..games.tangle.ids import encode_moves, game_from_params, position_from_moves, setup_params
 from ..jsonio import MAX_BYTES, check_text_arg, load_json_source, looks_like_json
-from .ids import Instance, ParsedId, looks_like_id, make_descriptive, make_seed, resolve
+from .ids import Instance, ParsedId, looks_like_id, make_descriptive, make_seed, resolve, split_id
 from ..games.tangle.board import load_board, load_pieces
 from ..games.tangle.engine import PASS, TangleGame, TangleState
 from ..games.tangle.rules import TangleOptions
@@ -274,6 +274,9 @@ def resolve_id(parsed: ParsedId) -> Instance:
 
 def puzzle_from_id(text: str) -> dict | TangleState:
     """Decode an ID: the descriptive form gives a state, the seed form regenerates the puzzle."""
+    game = split_id(text).game
+    if game != "tangle":  # refused before another game's generator runs
+        raise FormatError(f"this is a {game} ID, expected a Tangle puzzle ID (tangle:PARAMS:MOVES or tangle:PARAMS#SEED)")
     return resolve(text, expect="tangle-puzzle").value
 
 

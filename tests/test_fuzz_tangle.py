@@ -124,6 +124,25 @@ def test_bad_state_contents_are_refused(valid, tmp_path):
         f.unlink()
 
 
+def test_more_pieces_than_the_set_is_refused(tmp_path):
+    pieces = {"pieces": [{"name": "I1", "value": 1, "count": 1, "turns": ""},
+                         {"name": "V2", "value": 2, "count": 3, "turns": "R"}]}
+    f = tmp_path / "over.json"
+    f.write_text(json.dumps({"pieces": pieces, "players": 2, "moves": ["I1 4,5:0", "I1 4,5:1", "I1 4,5:2"]}))
+    msg = assert_refused(["tangle", "best-turn", str(f)], tmp_path)
+    assert "move 3" in msg and "one I1 too many: player 0 has used all 1" in msg, msg
+    f.write_text(json.dumps({"pieces": pieces, "players": 2, "moves": ["I1 4,5:0", "I1 4,5:1", "V2 4,5:2 4,5:3"]}))
+    code, out, err = run_cli(["tangle", "best-turn", str(f), "--json"])
+    assert code == 0 and json.loads(out)["to_move"] == 1, err
+
+
+def test_other_games_ids_are_refused_before_generating(tmp_path):
+    for text in ("qango:6,k3#1", "zangle:solo#1", "tanglung:solo,hard#7"):
+        msg = assert_refused(["tangle", "best-turn", text], tmp_path)
+        assert "expected a Tangle puzzle ID" in msg
+        assert_refused(["tangle", "puzzle", "check", text], tmp_path)
+
+
 def test_a_finished_game_has_no_best_turn(valid):
     msg = assert_refused(["tangle", "best-turn", str(valid["root"] / "over.json")], valid["root"])
     assert "game is over" in msg

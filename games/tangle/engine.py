@@ -547,6 +547,9 @@ def state_from_json(data: dict, where: str = "<state>", expect=None) -> TangleSt
             raise FormatError(f"{where}: move {i + 1}: {e}") from None
         if not s.is_legal(p):
             what = "the game is over" if s.over else "illegal in that position"
+            if p != PASS and not s.over and s.remaining[s.to_move][g.pl_kind[p]] <= 0:
+                k = g.pieces.kinds[g.pl_kind[p]]
+                what = f"one {k.name} too many: player {s.to_move} has used all {k.count} of the set"
             raise RuleError(f"{where}: move {i + 1} ({g.move_text(p)}) is {what}")
         s._apply(p)
     if data.get("scores") is not None and list(data["scores"]) != s.scores:
