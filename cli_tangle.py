@@ -255,7 +255,7 @@ def match(
     with progress(games, f"{bot_a} v {bot_b}", enabled=not as_json) as advance:
         r = run_match(bot_a, bot_b, games=games, seed=seed, progress=advance, opening=opening)
     if as_json:
-        print_json({"a": bot_a, "b": bot_b, "games": games, "wins_a": r.wins_a, "wins_b": r.wins_b,
+        print_json({"a": bot_a, "b": bot_b, "games": games, "wins": [r.wins_a, r.wins_b], "wins_a": r.wins_a, "wins_b": r.wins_b,
                     "draws": r.draws, "mean_points_a": r.points_a / games, "mean_points_b": r.points_b / games,
                     "distinct_games": r.distinct})
         return
