@@ -26,8 +26,8 @@ puzzle_app = typer.Typer(help="'Score N points this turn' puzzles.", no_args_is_
 app.add_typer(board_app, name="board")
 app.add_typer(puzzle_app, name="puzzle")
 
-BOARD_HELP = "Board file or built-in name."
-PIECES_HELP = "Piece-set file or built-in name."
+BOARD_HELP = "Board file, inline JSON or built-in name."
+PIECES_HELP = "Piece-set file, inline JSON or built-in name."
 OPTION_HELP = "Rule option NAME=VALUE (repeatable), e.g. connection=tile, partners=on."
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import FormatError, ShapeError
-from ...jsonio import check_text_arg, read_json_file
+from ...jsonio import check_text_arg, load_json_source, looks_like_json, read_json_file
 from ...shapes.hexsides import (
     OFFSETS,
     Tile,
@@ -153,6 +153,8 @@ class PieceSet:
 def _read_json(spec: str | Path | dict, what: str, suffix: str) -> tuple[dict, str]:
     if isinstance(spec, dict):
         return spec, "<inline>"
+    if isinstance(spec, str) and looks_like_json(spec):
+        return load_json_source(spec, f"Tangle {what}")
     s = check_text_arg(str(spec), f"{what} name or path", 4096)
     path = Path(s)
     try:
