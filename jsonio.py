@@ -289,7 +289,10 @@ def _loc(loc) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            out += ("." if out else "") + str(part)
+            text = str(part)
+            if not (text.isprintable() and len(text) <= 40 and " " not in text):
+                text = short(text, 40)  # a hostile key: quoted, cut short, never a line break
+            out += ("." if out else "") + text
     return out
 
 
