@@ -40,7 +40,9 @@ def test_module_imports_no_heavy_module():
 def test_solo_solve_json_and_svg(tmp_path):
     out = json.loads(run("solo", "solve", EXAMPLE, "--start", "3,3", "--json").stdout)
     assert out == {**out, "solvable": True, "moves": 14, "start": [3, 3], "optimal_tours": 2160}
-    assert list(out) == ["solvable", "moves", "start", "path", "optimal_tours"]
+    assert list(out)[:5] == ["solvable", "moves", "start", "path", "optimal_tours"]  # the kept exact form
+    assert out["complete"] is True and out["line"] == [f"{r},{c}" for r, c in out["path"][1:]]
+    assert out["nodes"] > 0 and out["id"] == "tanglung:solo:" + EXAMPLE
     assert out["path"][0] == [3, 3] and len(out["path"]) == 15
     svg = tmp_path / "t.svg"
     text = run("solo", "solve", EXAMPLE, "--svg", str(svg)).stdout
@@ -61,7 +63,8 @@ def test_solo_solve_errors_exit_2():
 
 def test_unsolvable_json():
     out = json.loads(run("solo", "solve", "CFRF/HHRD/BBFB/HRDC", "--json").stdout)
-    assert out == {"solvable": False, "moves": None, "start": [0, 0], "path": [], "optimal_tours": 0}
+    assert out == {**out, "solvable": False, "moves": None, "start": [0, 0], "path": [], "optimal_tours": 0,
+                   "line": [], "complete": True}
 
 
 def test_generate_then_solve_by_id_and_file(tmp_path):
@@ -98,6 +101,10 @@ def test_play_bots_and_analyze(tmp_path):
     f.write_text(json.dumps(state))
     out = json.loads(run("analyze", str(f), "--json").stdout)
     assert out["outcome"] == 1 and out["best"] == "lantern 0,1"
+    assert out["value"] == "win" and out["complete"] is True and out["best_move"] == "lantern 0,1"
+    for limit in (["--depth", "0"], ["--time-limit", "0"], ["--node-limit", "0"]):
+        out = json.loads(run("analyze", str(f), *limit, "--json").stdout)
+        assert out["value"] == "unknown" and out["complete"] is False and out["best"] is None, limit
 
 
 def test_play_human_quits():
