@@ -53,7 +53,7 @@ def _load_layout(spec: str, pairs, cards: Optional[str] = None):
 
     text = check_text_arg(spec, "layout").strip()
     chosen = load_card_set(cards) if cards is not None else None
-    if re.match(_LAYOUT_RE, text):
+    if re.match(_LAYOUT_RE, text) or "\n" in text or "\r" in text:  # no file name has a line break
         return Layout.parse(text), _options(pairs), chosen, None
     from .generators.ids import looks_like_id, resolve
 

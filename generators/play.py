@@ -270,6 +270,9 @@ def _file_start(spec: str) -> Start:
                 s0.state, s0.initial = state, initial
                 return s0
         return Start(data["game"], state, src or spec, initial=initial)
+    reader = _instance_file_reader(data)
+    if reader is not None:
+        return reader(data, where, spec)
     if isinstance(data, dict) and isinstance(data.get("game"), str):
         name = data["game"]
         if name not in game_names():
@@ -280,6 +283,27 @@ def _file_start(spec: str) -> Start:
         game = _guard(lambda: load_game(name, **params), where)
         return Start(name, _guard(lambda: game.state_from_json(data), where), spec)
     raise FormatError(f"{where}: expected a game state (with 'game') or a play log ({PLAY_LOG.tag})")
+
+
+def _instance_file_reader(data):
+    """The reader of an instance file (a generated challenge...) that a session can start from."""
+    from ..jsonio import identify
+
+    doc = data[0] if isinstance(data, list) and len(data) == 1 else data
+    fmt = identify(doc)
+    return FILE_STARTS.get(fmt.tag) if fmt is not None else None
+
+
+def _tanglung_file(data, where: str, spec: str) -> Start:
+    from ..games.tanglung.formats import challenge_from_document
+    from .ids import Instance
+
+    ch = challenge_from_document(data, where)
+    return _tanglung_start(Instance("tanglung-challenge", ch, spec), spec, {})
+
+
+# format tag of an instance file -> how a session starts from it
+FILE_STARTS = {"tanglekit/tanglung-challenge": _tanglung_file}
 
 
 def replay_log(data: dict, where: str = "log", with_start: bool = False):

@@ -446,11 +446,11 @@ def load_checkpoint(path: Path, setup: dict, chunk_keys: dict[str, int]) -> dict
     if unknown:
         raise FormatError(f"{where}: lists chunk {unknown[0][:20]!r}, which this setup does not have")
     summary = body["summary"]
-    if summary.get("layouts", 0) > sum(chunk_keys[k] for k in done):
-        raise FormatError(f"{where}: counts more layouts than its finished chunks hold")
     why = _summary_errors(summary) if summary else (None if not done else "it has finished chunks but no summary")
     if why:
         raise FormatError(f"{where}: {why}")
+    if summary.get("layouts", 0) > sum(chunk_keys[k] for k in done):
+        raise FormatError(f"{where}: counts more layouts than its finished chunks hold")
     return {"setup": body["setup"], "done": list(done), "summary": dict(summary)}
 
 
