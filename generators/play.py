@@ -76,7 +76,12 @@ class Start:
 
 
 def _looks_like_file(spec: str) -> bool:
-    return spec.endswith(".json") or spec.endswith(".jsonl") or Path(spec).is_file()
+    if spec.endswith((".json", ".jsonl")) or "/" in spec or "\\" in spec:
+        return True
+    try:
+        return Path(spec).is_file()
+    except (OSError, ValueError):  # a name too long for the system, a NUL byte
+        return False
 
 
 def resolve_start(spec: str, params: dict | None = None, seed: int = 0) -> Start:
@@ -90,8 +95,14 @@ def resolve_start(spec: str, params: dict | None = None, seed: int = 0) -> Start
         return Start(spec, _guard(lambda: load_game(spec, **params), spec).new_initial_state(seed=seed))
     if looks_like_id(spec):
         return start_from_id(spec, params)
-    if looks_like_json(spec) or _looks_like_file(spec):
+    if looks_like_json(spec):
         return _file_start(spec)
+    if "\n" in spec or "\r" in spec:
+        raise FormatError("a game name, ID or file name has no line breaks")
+    if _looks_like_file(spec):
+        return _file_start(spec)
+    if not spec:
+        raise FormatError(f"expected a game, an ID or a file; games: {', '.join(game_names())}")
     low = spec.lower()
     close = [n for n in game_names() if n.startswith(low.split(":")[0])]
     hint = f" (did you mean {' or '.join(close)}?)" if close else ""
@@ -339,7 +350,8 @@ def replay_log(data: dict, where: str = "log", with_start: bool = False):
         try:
             state.apply_action(a)
         except RuleError as e:
-            raise FormatError(f"{where}: move {i} ({str(m.get('move', a))[:40]}) is illegal: {e}") from None
+            text = str(m.get("move", a))[:40]
+            raise FormatError(f"{where}: move {i} ({text if text.isprintable() else short(text)}) is illegal: {e}") from None
     return (state, initial) if with_start else state
 
 
