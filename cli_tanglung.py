@@ -418,6 +418,7 @@ def analyze_cmd(
     depth: int = typer.Option(4, "--depth", help="Maximum search depth in plies (0 = no search: unknown)."),
     time_limit: float = typer.Option(10.0, "--time-limit", "--time", help="Seconds (0 = stop at once: unknown)."),
     node_limit: Optional[int] = typer.Option(None, "--node-limit", help="Stop after this many nodes per depth."),
+    cards: Optional[str] = typer.Option(None, "--cards", help=_CARDS_HELP + " The layout may hold fewer (removed cards), never more."),
     as_json: bool = typer.Option(False, "--json", help="Print {value, outcome, best, best_move, line, depth, nodes, complete, ...}."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Write the position as SVG."),
 ) -> None:
@@ -435,8 +436,12 @@ def analyze_cmd(
     data, where = load_json_source(state, STATE_FORMAT.title)
     expect_format(data, STATE_FORMAT, where)
     validate(data, STATE_FORMAT.schema(), where)
+    from .games.tanglung.cards import load_card_set
+
+    card_set = load_card_set(cards)
     try:
         m = Match.from_json({k: v for k, v in data.items() if k not in ("format", "version")})
+        m.layout.validate(card_set, m.options, allow_empty=True)
     except TanglekitError as e:
         raise FormatError(f"{where}: {e}") from None
     if m.is_over():
