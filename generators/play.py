@@ -298,6 +298,7 @@ def _file_start(spec: str) -> Start:
 
 def _instance_file_reader(data):
     """The reader of an instance file (a generated challenge...) that a session can start from."""
+    from ..games.tanglung import formats  # noqa: F401  (registers the formats FILE_STARTS names)
     from ..jsonio import identify
 
     doc = data[0] if isinstance(data, list) and len(data) == 1 else data
