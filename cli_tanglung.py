@@ -261,12 +261,14 @@ def solo_generate(
     out: Optional[Path] = typer.Option(None, "--out", help="Write the challenge file (read back by solo solve/coop/tour and play)."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Folder for a grid and a solution SVG per challenge."),
     booklet: Optional[Path] = typer.Option(None, "--booklet", help="Printable HTML booklet: a page per challenge, answers at the back."),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds for the whole run (0 = stop at once: no challenge, complete false)."),
 ) -> None:
     """Graded, verified solo challenges. Example: tanglekit tanglung solo generate --count 3 --difficulty hard --seed 7"""
     from .games.tanglung.cards import load_card_set
     from .generators.tanglung import GRADES, generate_challenge
-    from .limits import check_count, check_number
+    from .limits import Deadline, LimitReached, check_count, check_number
 
+    deadline = Deadline(time_limit)
     count = check_count(count, "--count", maximum=1000)
     seed = check_number("--seed", seed, minimum=0, maximum=_MAX_SEED - count + 1, integer=True, allow_none=False)
     if difficulty not in GRADES:
@@ -274,10 +276,25 @@ def solo_generate(
     opts = _options(option)
     card_set = load_card_set(cards)
     chs = []
+    stopped = False
     with progress(count, "generating", enabled=count > 1) as advance:
         for i in range(count):
-            chs.append(generate_challenge(difficulty, seed + i, opts, card_set))
+            try:
+                chs.append(generate_challenge(difficulty, seed + i, opts, card_set, deadline=deadline))
+            except LimitReached:
+                stopped = True
+                break
             advance()
+    if stopped:
+        note = {"id": None, "seed_id": None, "difficulty": difficulty, "solvable": None, "complete": False,
+                "reason": "time limit", "generated": len(chs), "count": count}
+        if as_json:
+            print_json(note if count == 1 else [{**c.to_json(), "complete": True} for c in chs] + [note])
+        else:
+            for ch in chs:
+                typer.echo(f"{ch.id}  ({ch.seed_id})")
+            typer.echo(f"stopped by the time limit after {len(chs)} of {count} challenges")
+        return
     if out is not None:
         doc = chs[0].to_file() if count == 1 else [c.to_file() for c in chs]
         write_text(out, json.dumps(doc, indent=1), "challenge file")
@@ -293,7 +310,8 @@ def solo_generate(
         write_text(booklet, booklet_html("Tanglung solo challenges", pages,
                                          "Light every card in the fewest moves."), "booklet")
     if as_json:
-        print_json(chs[0].to_json() if count == 1 else [ch.to_json() for ch in chs])
+        out_json = [{**ch.to_json(), "complete": True} for ch in chs]
+        print_json(out_json[0] if count == 1 else out_json)
         return
     for ch in chs:
         typer.echo(f"{ch.id}  ({ch.seed_id})")

@@ -514,6 +514,8 @@ class PlaySession:
         t = text.strip()
         acts = st.legal_actions()
         if t.isdigit():
+            if not t.isascii() or len(t) > 9:
+                raise RuleError(f"no move number {short(t)}: choose 1..{len(acts)}")
             k = int(t)
             if not 1 <= k <= len(acts):
                 raise RuleError(f"no move number {k}: choose 1..{len(acts)}")

@@ -195,14 +195,18 @@ def generate_challenge(
     card_set: CardSet | None = None,
     max_tries: int = MAX_TRIES,
     stats: dict | None = None,
+    deadline=None,
 ) -> Challenge:
-    """One challenge of the requested grade, the same for the same (difficulty, seed, options)."""
+    """One challenge of the requested grade, the same for the same (difficulty, seed, options,
+    card set). ``deadline`` (a limits.Deadline) is checked between tries (LimitReached)."""
     if difficulty not in GRADES:
         raise SolverError(f"difficulty must be one of {', '.join(GRADES)}, not {difficulty!r}")
     options = options or TanglungOptions()
     card_set = card_set or default_card_set()
     rng = random.Random(f"tanglung-solo:{difficulty}:{seed}")
     for tries in range(1, max_tries + 1):
+        if deadline is not None:
+            deadline.check("generation")
         layout = random_layout(rng, card_set, not_so_zen=options.not_so_zen)
         ch = measure_layout(layout, options, card_set, seed=rng.randrange(1 << 30))
         if ch is not None and ch.difficulty == difficulty:

@@ -306,6 +306,25 @@ def test_zero_limits_answer_unknown():
         assert (out["value"], out["best"], out["complete"]) == ("unknown", None, False), extra
     out = ok_json(["tanglung", "census", "--sample", "40", "--time-limit", "0", "--json"])
     assert out["complete"] is False and out["layouts"] == 0
+    out = ok_json(["tanglung", "solo", "generate", "--time-limit", "0", "--json"])
+    assert out["id"] is None and out["complete"] is False
+
+
+@pytest.mark.parametrize("name", ["binary", "deep", "bigint", "nan", "list", "object", "foo", "wrong_format",
+                                  "future_version", "null_fields", "folder_path"])
+def test_census_refuses_hostile_checkpoints(corpus, name):
+    assert_refused(["tanglung", "census", "--sample", "3", "--checkpoint", str(corpus[name])],
+                   corpus["folder_path"].parent)
+
+
+def test_human_input_never_breaks_the_session():
+    """Typed lines a person might send: huge numbers, other digits, hostile move text."""
+    lines = ["9" * 5000, "²", "0", "-1", "1,1,1", "9999999999999999999999,0", "\x00", "x" * 10_000, "quit"]
+    code, out, err = run_cli(["play", "tanglung-solo"], stdin="\n".join(lines) + "\n")
+    assert code == 0 and "Traceback" not in err and out.count("> illegal:") >= 6, err[-800:]
+    code, out, err = run_cli(["play", "tanglung-duel", "--bots", "human,random"],
+                             stdin="rooster 99999999999999999999,0 fan 1,1\nlantern x\nplace ,\nquit\n")
+    assert code == 0 and "Traceback" not in err and out.count("> illegal:") == 3, err[-800:]
 
 
 # -- census checkpoints -------------------------------------------------------------------------

@@ -36,6 +36,7 @@ def _challenge_model():
         path: Optional[List[Cell]] = Field(default=None, max_length=201)
         line: Optional[List[str]] = Field(default=None, max_length=201)
         solvable: Optional[bool] = None
+        complete: Optional[bool] = None
         seed: Optional[conint(ge=0, le=2**63 - 1)] = None
         options: Optional[dict[str, Union[bool, conint(ge=0, le=10**6), str]]] = Field(default=None, max_length=12)
         cards: Optional[dict[str, Union[str, bool, dict[str, conint(ge=0, le=16)]]]] = Field(default=None, max_length=4)
