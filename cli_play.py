@@ -22,6 +22,10 @@ def _params(pairs) -> dict:
 
     out = {}
     for k, v in parse_options(pairs).items():
+        if len(k) > 40:
+            from .errors import FormatError
+
+            raise FormatError(f"--option {k[:40]}...: an option name is a short word")
         check_text_arg(v, f"--option {k[:40]}", 10_000)
         out[k] = int(v) if v.lstrip("-").isdigit() and len(v) <= 18 else v
     return out
@@ -31,6 +35,10 @@ def _split(values: Optional[List[str]]) -> list[str]:
     out: list[str] = []
     for v in values or []:
         out += [x.strip() for x in v.split(",") if x.strip()]
+    if len(out) > 64 or any(len(x) > 40 for x in out):
+        from .errors import FormatError
+
+        raise FormatError("bots: at most 64 seats, each a short bot name (see `tanglekit bots`)")
     return out
 
 

@@ -33,7 +33,10 @@ def _options(pairs, base: dict | None = None):
     from .games.tanglung.rules import TanglungOptions
 
     merged = dict(base or {})
-    merged.update(parse_options(pairs))
+    for k, v in parse_options(pairs).items():
+        if len(k) > 40 or len(v) > 100:
+            raise FormatError(f"--option {k[:40]}...: names are short words and values at most 100 characters")
+        merged[k] = v
     return TanglungOptions.from_dict(merged)
 
 
@@ -399,6 +402,8 @@ def play_cmd(
     seed = check_number("--seed", seed, minimum=0, maximum=2**31 - 1, integer=True, allow_none=False)
     opts = _options(option)
     names = list(bot or ["greedy"])
+    if any(len(n) > 40 for n in names):
+        raise TanglekitError("--bot: a bot name is a short word (random, greedy, pimc, pimc-strong)")
     if len(names) > 2 or first not in (1, 2):
         raise TanglekitError("give --bot once (you vs bot) or twice (bot vs bot); --first is 1 or 2")
     for nm in names:

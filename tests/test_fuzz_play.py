@@ -136,6 +136,10 @@ BAD_NUMBERS = [
     ["play", "tanglung-duel", "--bots", "random,random,random"],
     ["play", "tanglung-duel", "--option", "first_starter=x"],
     ["bots", "chess"],
+    ["match", "tanglung-duel", "x" * 3000],
+    ["match", "tanglung-duel", ",".join(["random"] * 100)],
+    ["play", "tanglung-duel", "--option", "x" * 3000 + "=1"],
+    ["play", "tanglung-duel", "--option", "players=" + "x" * 3000],
 ]
 
 

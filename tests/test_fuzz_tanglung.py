@@ -275,6 +275,11 @@ BAD_NUMBERS = [
     ["tanglung", "analyze", json.dumps(STATE), "--time-limit", "-1"],
     ["tanglung", "analyze", json.dumps(STATE), "--time-limit", "nan"],
     ["tanglung", "analyze", json.dumps(STATE), "--node-limit", "-1"],
+    ["tanglung", "solo", "solve", EXAMPLE, "--option", "x" * 3000 + "=1"],
+    ["tanglung", "solo", "solve", EXAMPLE, "--option", "horse_fan_route=" + "x" * 3000],
+    ["tanglung", "solo", "solve", EXAMPLE, "--option", "=1"],
+    ["tanglung", "solo", "solve", EXAMPLE, "--option", "literal_blocking"],
+    ["tanglung", "play", "--bot", "x" * 3000, "--bot", "random"],
 ]
 
 
