@@ -7,9 +7,16 @@ consistent with its setup and its checksum) are checked by the readers that use 
 
 from __future__ import annotations
 
+import re
+
 from ...jsonio import register_format
 
 _LAYOUT_PATTERN = r"^[A-Za-z.]{4}([/ ]?[A-Za-z.]{4}){3}$"
+
+
+def _has_layout(d) -> bool:
+    """An untagged document that carries a 4x4 Tanglung layout (what the sniffers look for)."""
+    return isinstance(d, dict) and isinstance(d.get("layout"), str) and re.match(_LAYOUT_PATTERN, d["layout"]) is not None
 
 
 def _challenge_model():
@@ -46,7 +53,7 @@ def _challenge_model():
 
 CHALLENGE_FORMAT = register_format(
     "tanglekit/tanglung-challenge", 1, "Tanglung solo challenge", _challenge_model,
-    sniff=lambda d: isinstance(d, dict) and isinstance(d.get("layout"), str) and "lit" not in d,
+    sniff=lambda d: _has_layout(d) and "lit" not in d and "game" not in d,
 )
 
 
@@ -82,7 +89,7 @@ def _state_model():
 
 STATE_FORMAT = register_format(
     "tanglekit/tanglung-state", 1, "Tanglung match state", _state_model,
-    sniff=lambda d: isinstance(d, dict) and isinstance(d.get("layout"), str) and "lit" in d,
+    sniff=lambda d: _has_layout(d) and "lit" in d,
 )
 
 
