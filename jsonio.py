@@ -84,6 +84,8 @@ def check_text_arg(text: str, what: str = "argument", max_len: int = MAX_TEXT_AR
 
 def _name(p: Path) -> str:
     s = str(p)
+    if not s.isprintable():  # a line break or control character in a name stays on one line
+        s = repr(s)[1:-1]
     return s if len(s) <= 120 else "…" + s[-100:]
 
 

@@ -364,6 +364,7 @@ def no_revisit_tour(
     options: TanglungOptions | None = None,
     card_set: CardSet | None = None,
     method: str = "kernel",
+    time_limit: float | None = None,
 ) -> list[int] | None:
     """One tour that never moves onto a lit card (cells, start first), or None.
 
@@ -381,7 +382,7 @@ def no_revisit_tour(
             if moves == N_CELLS - bin(lit0).count("1"):
                 return path
         elif method == "cpsat":
-            p = no_revisit_tour_cpsat(table, N_CELLS, s, lit0)
+            p = no_revisit_tour_cpsat(table, N_CELLS, s, lit0, 30.0 if time_limit is None else max(time_limit, 0.01))
             if p is not None:
                 return p
         elif method == "dfs":
@@ -393,13 +394,14 @@ def no_revisit_tour(
     return None
 
 
-def check_solo_tour(layout: Layout | str, path: list[int], options: TanglungOptions | None = None) -> bool:
+def check_solo_tour(layout: Layout | str, path: list[int], options: TanglungOptions | None = None,
+                    card_set: CardSet | None = None) -> bool:
     """Replay a tour (cells, start first) with the solo engine; True if it is legal and wins."""
     from ..games.tanglung.solo import SoloGame
 
     if isinstance(layout, str):
         layout = Layout.parse(layout)
-    g = SoloGame(layout, options or TanglungOptions(), starts=(path[0],))
+    g = SoloGame(layout, options or TanglungOptions(), starts=(path[0],), card_set=card_set)
     for p in path[1:]:
         g.play(p)
     return g.is_won()
