@@ -289,7 +289,10 @@ def _loc(loc) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            out += ("." if out else "") + str(part)
+            name = str(part)
+            if not name.isprintable() or len(name) > 40:  # a hostile key never breaks the one line
+                name = short(name, 40)
+            out += ("." if out else "") + name
     return out
 
 

@@ -320,6 +320,7 @@ def load_board_spec(spec) -> Board:
     if text.lower().startswith("qango-board:"):
         raise FormatError(f"bad board ID {short(text)}: expected qango:board,w=W,h=H#SEED")
     if looks_like_id(text):
+        _refuse_other_game(text, "a QANGO board")
         return resolve(text, expect="qango-board").value
     return load_board(text)
 
@@ -388,6 +389,8 @@ def read_position_source(spec: str, board: Board | None = None) -> tuple[Positio
     text = check_text_arg(spec, "position")
     s = text.strip()
     where = "position"
+    if not s:
+        raise FormatError("empty position: give rows of . X O # (by '/' or newlines), 'empty', an ID or a file")
     if not looks_like_id(s) and not looks_like_json(s) and s.lower() != "empty":
         p = Path(s)
         is_file = False
@@ -403,6 +406,7 @@ def read_position_source(spec: str, board: Board | None = None) -> tuple[Positio
             if looks_like_id(s.splitlines()[0].strip()):
                 s = s.splitlines()[0].strip()
     if looks_like_id(s):
+        _refuse_other_game(s, "a QANGO position or puzzle")
         inst = resolve(s, expect=("qango-puzzle", "qango-position"))
         if inst.kind == "qango-puzzle":
             return inst.value.position, inst.value, inst.value.opening
@@ -422,6 +426,15 @@ def read_position_source(spec: str, board: Board | None = None) -> tuple[Positio
     if where != "position" and s.lower() == "empty":
         pass
     return parse_position(s, board, None), None, "standard"
+
+
+def _refuse_other_game(text: str, expected: str) -> None:
+    """Refuse another game's ID by its prefix, before any generator runs."""
+    from .ids import split_id
+
+    game = split_id(text).game
+    if game != "qango":
+        raise FormatError(f"this is a {game.capitalize()} ID, expected {expected}")
 
 
 def _opening_of(pos: Position) -> str:

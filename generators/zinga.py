@@ -31,7 +31,7 @@ from ..errors import FormatError, SolverError
 from ..games.zinga.rules import BLUE, CENTRE, COLOURS, LINES, N_NUMBERS
 from ..games.zinga.sheet import Sheet, load_sheets, sheet_set_id, sheets_from_description
 from ..jsonio import short
-from .ids import Instance, ParsedId, format_params, looks_like_id, make_seed, resolve
+from .ids import Instance, ParsedId, format_params, looks_like_id, make_seed
 
 #: Generator settings that change the sheets, with their defaults (all of them go into a seed ID).
 SETTINGS = {"attempts": 2, "tune": 40, "effort": 3.0}
@@ -170,8 +170,9 @@ def load_sheet_source(source=None, progress_factory=None) -> list[Sheet]:
         from .ids import split_id
 
         parsed = split_id(str(source))
-        if parsed.game != "zinga":
-            return resolve(str(source), expect="zinga-sheets").value  # refused with the kind named
+        if parsed.game != "zinga":  # refused by its prefix, before another game's generator runs
+            raise FormatError(f"this is a {parsed.game.capitalize() if parsed.game != 'qango' else 'QANGO'} ID, "
+                              "expected a Zinga sheet set")
         if parsed.is_seed and progress_factory is not None:
             _, st = _seed_settings(parsed)
             with progress_factory(st["attempts"] + st["tune"], "regenerating the sheet set") as advance:
