@@ -520,6 +520,8 @@ class ZingaGame:
         """A game file, replayed move by move (a bad move names its number)."""
         if isinstance(data, dict) and data.get("format") == "zinga-game":  # the tag before the prefix
             data = {k: v for k, v in data.items() if k != "format"}
+        elif isinstance(data, dict) and data.get("format") in ("zinga-sheets", "zinga-sheet"):
+            raise FormatError(f"{where}: this is a Zinga sheet set file, expected a Zinga game")
         elif not isinstance(data, dict) or "format" not in data:
             if not isinstance(data, dict) or not {"sheets", "moves"} <= set(data):
                 expect_format(data, GAME_FORMAT, where)
