@@ -22,7 +22,7 @@ app.add_typer(sheets_app, name="sheets")
 SHEETS_HELP = "Sheet file (JSON), shareable ID (zinga:sheets4:... or zinga:sheets4,attempts=2,tune=40,effort=3#SEED) or 'default'."
 MAX_PLAYERS = 12  # the generator makes sets of up to 12 sheets; one sheet per player
 MAX_GAMES = 100_000_000  # simulated games per run (streamed in chunks, with a progress bar)
-MAX_RUNS = 200_000  # Monte Carlo runs of `analyze` (plain Python, about 10 s per 100,000)
+MAX_RUNS = 200_000  # Monte Carlo runs per sheet of `analyze` (plain Python, about 10 s of CPU per 100,000)
 
 
 def _sheets(spec):
