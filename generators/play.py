@@ -201,7 +201,11 @@ def _qango_start(inst, spec: str, params: dict) -> Start:
     from ..games import load_game
 
     puz = inst.value
-    game = load_game("qango", **{"board": puz.board.name, "opening": puz.opening, **params})
+    from ..games.qango.board import BUILTIN_BOARDS
+
+    board = puz.board.name if puz.board.name in BUILTIN_BOARDS else puz.board  # generated/custom: the board itself
+    opening = puz.opening if puz.opening in puz.board.opening_names() else "standard"  # puzzles have counters down
+    game = load_game("qango", **{"board": board, "opening": opening, **params})
     state = game.new_initial_state_from(puz.position)
     me = state.current_player()
     return Start("qango", state, spec, (me,), "perfect", puz.k, "fewest moves",
