@@ -128,40 +128,7 @@ def start_from_id(spec: str, params: dict | None = None) -> Start:
 
 
 def _resolve_playable(spec: str):
-    import importlib
-
-    from .ids import RESOLVERS, Instance, split_id
-
-    parsed = split_id(spec)
-    if hasattr(importlib.import_module(RESOLVERS[parsed.game]), "resolve_id"):
-        return resolve(spec, expect=tuple(ID_STARTS))
-    # bridge for a generator module without resolve_id yet (goes once every game has one)
-    legacy = _LEGACY.get(parsed.game)
-    if legacy is None:
-        raise FormatError(f"{parsed.game} IDs cannot be played")
-    kind, value = legacy(spec)
-    return Instance(kind, value, spec)
-
-
-def _legacy_zangle(spec):
-    from ..solver.zangle_solo import load_solo_deal
-
-    return "zangle-solo-deal", load_solo_deal(spec)
-
-
-def _legacy_qango(spec):
-    from .qango import puzzle_from_id
-
-    return "qango-puzzle", puzzle_from_id(spec)
-
-
-def _legacy_tangle(spec):
-    from .tangle import puzzle_from_id
-
-    return "tangle-puzzle", puzzle_from_id(spec)
-
-
-_LEGACY = {"zangle": _legacy_zangle, "qango": _legacy_qango, "tangle": _legacy_tangle}
+    return resolve(spec, expect=tuple(ID_STARTS))
 
 
 def _tanglung_start(inst, spec: str, params: dict) -> Start:
@@ -303,6 +270,7 @@ def _file_start(spec: str) -> Start:
 def _instance_file_reader(data):
     """The reader of an instance file (a generated challenge...) that a session can start from."""
     from ..games.tanglung import formats  # noqa: F401  (registers the formats FILE_STARTS names)
+    from ..games.zangle import solo_deal  # noqa: F401
     from ..jsonio import identify
 
     doc = data[0] if isinstance(data, list) and len(data) == 1 else data
@@ -318,8 +286,16 @@ def _tanglung_file(data, where: str, spec: str) -> Start:
     return _tanglung_start(Instance("tanglung-challenge", ch, spec), spec, {})
 
 
+def _zangle_file(data, where: str, spec: str) -> Start:
+    from ..games.zangle.solo_deal import parse_solo_deal
+    from .ids import Instance
+
+    deal = parse_solo_deal(data, None, where)  # a Zangle solo deal or generated challenge file
+    return _zangle_start(Instance("zangle-solo-deal", deal, spec), spec, {})
+
+
 # format tag of an instance file -> how a session starts from it
-FILE_STARTS = {"tanglekit/tanglung-challenge": _tanglung_file}
+FILE_STARTS = {"tanglekit/tanglung-challenge": _tanglung_file, "tanglekit/zangle-solo": _zangle_file}
 
 
 def replay_log(data: dict, where: str = "log", with_start: bool = False):
