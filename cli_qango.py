@@ -161,6 +161,30 @@ def verify_proof_cmd(
         raise typer.Exit(1)
 
 
+@app.command("table")
+def table_cmd(
+    json_out: bool = typer.Option(False, "--json", help="Print the table as JSON."),
+) -> None:
+    """The solved values of the empty boards (every board and opening) with their certificate files."""
+    from .solver.qango_table import solved_table
+
+    rows = solved_table()
+    if json_out:
+        print_json(rows)
+        return
+    for r in rows:
+        plies = r["plies"] if r["plies"] is not None else (
+            "> {} and <= {}".format(*r["plies_bounds"]) if r.get("plies_bounds") and r["plies_bounds"][1]
+            else "> {}".format(r["plies_bounds"][0]) if r.get("plies_bounds") else "-")
+        cert = f"{r['proof']} ({r['proof_bytes']} bytes)" if r.get("proof") else "-"
+        typer.echo(f"{r['board']:>6} {r['opening']:<16} {r['value']:<5} plies {plies}; proof {cert}")
+        for fm in r.get("first_moves") or []:
+            cells = " ".join("[{},{}]".format(*c) for c in fm["cells"])
+            extra = f" in {fm['plies']}" if fm.get("plies") else ""
+            cert = f"; proof {fm['proof']} ({fm['proof_bytes']} bytes)" if fm.get("proof") else ""
+            typer.echo(f"         first counter {cells}: {fm['value']}{extra}{cert}")
+
+
 @app.command("show")
 def show_cmd(
     position: str = typer.Argument("empty", help="Position text, 'empty', a puzzle ID or a file."),
