@@ -3,7 +3,8 @@
 A proof tree fixes one move at every winner node and lists every reply at loser nodes, so a position
 reached along the tree (in any board symmetry) has a certified winning move (winner to move) or a
 set of losing replies with the length of the tree below each (loser to move: the deepest one resists
-longest within the tree). Used by the ``perfect`` bot when the exact search cannot finish in time.
+longest within the tree); a no-win certificate gives the holder a move that keeps the other side from
+forcing a win. Used by the ``perfect`` bot when the exact search cannot finish in time.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ def _proof_names(board: Board, allowed) -> list[str]:
         if (frozenset(allowed) if allowed is not None else frozenset(board.cells)) != frozenset(cells):
             continue
         names = [row.get("proof")] + [fm.get("proof") for fm in row.get("first_moves") or []]
+        names += [v["proof"] for v in (row.get("no_win") or {}).values()]
         out += [n for n in names if n]
     return out
 
@@ -65,7 +67,8 @@ def _same_rules(doc, board: Board, allowed) -> bool:
 
 def book_move(pos: Position, budget: int = 200_000):
     """(cell, kind) from a shipped proof covering ``pos`` or its symmetric image, else None. kind is
-    "win" (a certified winning move) or "loss" (the reply with the longest line in the tree)."""
+    "win" (a certified winning move), "loss" (the reply with the longest line in the tree) or "hold"
+    (from a no-win certificate: after it the other side still cannot force a win)."""
     board = pos.board
     x, o = pos.x, pos.o
     for name in _proof_names(board, pos.allowed_first):
@@ -93,6 +96,8 @@ def _walk(doc, root: Position, tx: int, to: int, budget: int):
     """Find position (tx, to) below the proof's root; (cell, kind) or None."""
     tree = doc.get("tree")
     claim = doc.get("claim")
+    if claim == "no-win":
+        return _walk_hold(doc, root, tx, to, budget)
     if claim != "win" or not isinstance(tree, list):
         return None
     rx, ro = root.x, root.o
@@ -124,3 +129,36 @@ def _walk(doc, root: Position, tx: int, to: int, budget: int):
         return None
 
     return attack(tree, rx, ro) if att_is_x else attack(tree, ro, rx)
+
+
+def _walk_hold(doc, root: Position, tx: int, to: int, budget: int):
+    """In a no-win certificate: the holder's move at (tx, to), kind "hold" (the other side cannot
+    force a win after it), or None."""
+    side = doc.get("side")
+    if root.x & ~tx or root.o & ~to:
+        return None
+    count = [0]
+
+    def rec(node, x, o, to_move):
+        count[0] += 1
+        if count[0] > budget or node is None or node == []:
+            return None
+        if to_move == side:
+            for m, sub in node:
+                mine = tx if side == "X" else to
+                if mine >> m & 1:
+                    nx, no = (x | 1 << m, o) if side == "X" else (x, o | 1 << m)
+                    r = rec(sub, nx, no, "O" if to_move == "X" else "X")
+                    if r is not None:
+                        return r
+            return None
+        if x == tx and o == to:
+            return node[0], "hold"
+        m = node[0]
+        theirs = tx if to_move == "X" else to
+        if not theirs >> m & 1 or len(node) < 2:
+            return None
+        nx, no = (x | 1 << m, o) if to_move == "X" else (x, o | 1 << m)
+        return rec(node[1], nx, no, side)
+
+    return rec(doc.get("tree"), root.x, root.o, root.to_move)

@@ -492,6 +492,87 @@ class QangoSolver:
         tree, depth = attack(me, opp)
         return tree, counter[0], depth
 
+    def pns_hold_tree(self, att: int, dfd: int, attacker_to_move: bool, max_nodes: int = 5_000_000,
+                      oracle_plies: int = 3, pns_bits: int | None = None, **kw):
+        """Strategy for the defender showing that the attacker cannot force a win (df-pn disproved
+        it): attacker nodes ``[[move, node], ...]`` list every legal move, defender nodes are
+        ``[move]`` (the move completes a pattern) or ``[move, node]``, and a finished game (board
+        full or counter limit) is ``[]`` at an attacker node, ``None`` at a defender node.
+        Returns (tree, attacker nodes, plies of the longest line)."""
+        K = self.K
+        pats = self.board.pattern_masks
+        counter = [0]
+        self.deadline = float("inf")
+        self.stats[1] = 0
+
+        def thr(a, b):
+            return int(K.threats(np.int64(a), np.int64(b), self.pats))
+
+        def over(a, b):
+            return popcount(a | b) >= self.limit or not self.board.mask & ~(a | b)
+
+        def att_node(a, d):
+            if over(a, d):
+                return [], 0
+            counter[0] += 1
+            if counter[0] > max_nodes:
+                raise SolverError(f"strategy larger than {max_nodes} nodes")
+            out, depth = [], 0
+            # attacker moves ordered as the table saw them (forced blocks first)
+            for c in self._attacker_moves(a, d):
+                a2 = a | 1 << c
+                if any(p & a2 == p for p in pats):
+                    raise SolverError("internal error: the attacker wins in a disproven position")
+                sub, dd = def_node(a2, d)
+                out.append([c, sub])
+                depth = max(depth, dd + 1)
+            return out, depth
+
+        def def_node(a, d):
+            if over(a, d):
+                return None, 0
+            t = thr(d, a)
+            if t:
+                return [(t & -t).bit_length() - 1], 1
+            at = thr(a, d)
+            moves = self.moves(d, a)
+            if at:
+                moves = [c for c in moves if at >> c & 1]
+            # a reply decided at once or one the table disproves; else re-disprove the node itself
+            # (df-pn leaves the disproven reply in the table), then try the replies in turn
+            for c in moves:
+                if int(K.quick_status(np.int64(a), np.int64(d | 1 << c), True, self.pats, self.mask,
+                                      self.limit)) == 2:
+                    sub, dd = att_node(a, d | 1 << c)
+                    return [c, sub], dd + 1
+            for rep in range(2):
+                for c in moves:
+                    if self.pns_status(a, d | 1 << c) == 2:
+                        sub, dd = att_node(a, d | 1 << c)
+                        return [c, sub], dd + 1
+                if rep == 0 and self.prove(a, d, False, oracle_plies, pns_bits, **kw):
+                    raise SolverError("internal error: a disproven position is proven")
+            for c in moves:
+                if not self.prove(a, d | 1 << c, True, oracle_plies, pns_bits, **kw):
+                    sub, dd = att_node(a, d | 1 << c)
+                    return [c, sub], dd + 1
+            raise SolverError(f"internal error: strategy extraction lost the hold at att={a} dfd={d}")
+
+        if attacker_to_move:
+            tree, depth = att_node(att, dfd)
+        else:
+            tree, depth = def_node(att, dfd)
+        return tree, counter[0], depth
+
+    def _attacker_moves(self, a, d):
+        occ = a | d
+        empty = self.board.mask & ~occ
+        if occ == 0:
+            empty &= int(self.first)
+        t = int(self.K.threats(np.int64(d), np.int64(a), self.pats))
+        cells = [c for c in range(self.ncells) if empty >> c & 1]
+        return sorted(cells, key=lambda c: not (t >> c & 1))
+
     def _proof_order(self, me, opp):
         ms = self.moves(me, opp)
         t = int(self.K.threats(np.int64(opp), np.int64(me), self.pats))
@@ -552,6 +633,8 @@ def make_proof(pos: Position, result: SolveResult | None = None, solver: QangoSo
     }
     solver.deadline = float("inf")
     solver.stats[:] = 0
+    if result.value == "draw":
+        return make_draw_proof(pos, solver, max_nodes=max_nodes)
     if result.value == "win" and result.plies is None:  # df-pn: the tree's longest line is the bound
         doc["tree"], doc["nodes"], doc["plies"] = solver.pns_proof_tree(me, opp, max_nodes)
     elif result.value == "win":
@@ -575,3 +658,49 @@ def make_proof(pos: Position, result: SolveResult | None = None, solver: QangoSo
     else:
         raise SolverError(f"only won or lost positions have proofs (this one is {result.value})")
     return doc
+
+
+def make_hold_proof(pos: Position, side: str, solver: QangoSolver | None = None, time_limit: float | None = None,
+                    max_nodes: int = 5_000_000) -> dict | None:
+    """A "no-win" certificate: ``side`` ("X" or "O") cannot force a win from ``pos`` (a strategy of
+    the other side, see ``games/qango/proof.py``), or None when df-pn does not disprove the win in
+    time or the side can win."""
+    solver = solver or QangoSolver(pos.board, pos.allowed_first)
+    t0, me, opp, _, over = solver._begin(pos, time_limit, None)
+    att, dfd = (me, opp) if pos.to_move == side else (opp, me)
+    atm = pos.to_move == side
+    if over is None:
+        try:
+            if solver.prove(att, dfd, atm):
+                return None
+        except _Timeout:
+            return None
+    tree, nodes, depth = solver.pns_hold_tree(att, dfd, atm, max_nodes)
+    return {
+        "format": "tanglekit-qango-proof",
+        "version": 2,
+        "board": pos.board.to_json(),
+        "allowed_first": None if pos.allowed_first is None else sorted(pos.allowed_first),
+        "position": pos.to_text(),
+        "claim": "no-win",
+        "side": side,
+        "plies": depth,
+        "nodes": nodes,
+        "tree": tree,
+    }
+
+
+def make_draw_proof(pos: Position, solver: QangoSolver | None = None, max_nodes: int = 5_000_000) -> dict:
+    """A draw certificate: a "no-win" strategy tree for each side (see ``games/qango/proof.py``)."""
+    solver = solver or QangoSolver(pos.board, pos.allowed_first)
+    trees, nodes, plies = {}, 0, 0
+    for side in ("X", "O"):
+        doc = make_hold_proof(pos, side, solver, max_nodes=max_nodes)
+        if doc is None:
+            raise SolverError(f"no draw: {side} can force a win or df-pn did not disprove it")
+        trees[side] = doc["tree"]
+        nodes += doc["nodes"]
+        plies = max(plies, doc["plies"])
+    return {"format": "tanglekit-qango-proof", "version": 2, "board": pos.board.to_json(),
+            "allowed_first": None if pos.allowed_first is None else sorted(pos.allowed_first),
+            "position": pos.to_text(), "claim": "draw", "plies": plies, "nodes": nodes, "trees": trees}

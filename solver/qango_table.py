@@ -3,7 +3,8 @@
 Every value listed with a ``proof`` is backed by a shipped proof file in ``games/qango/data/proofs``
 that the rules-only checker (``games/qango/proof.py``) accepts; ``checker_nodes`` is the number of
 attacker nodes that check visits. A row without a proof is open and says what is known. ``first_moves``
-gives the value of every first counter the opening allows, one entry per symmetry class.
+gives the value of every first counter the opening allows, one entry per symmetry class; ``no_win``
+names "no-win" certificates (a side cannot force a win) of rows that are not fully decided.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ ROWS = [
      "proof": "qango6-castle.json.gz", "proof_plies": 25, "checker_nodes": 22075},
     {"board": "6", "opening": "tournament", "value": "open", "plies": None, "plies_bounds": [27, None],
      "first_move": None, "proof": None,
-     "note": "X has no win within 27 plies; O cannot force a win (df-pn); corner and next-to-corner first "
-             "counters lose (certified), the middle cells of an edge are undecided",
+     "note": "X has no win within 27 plies; O cannot force a win (certified); corner and next-to-corner "
+             "first counters lose (certified), the middle cells of an edge are undecided",
+     "no_win": {"O": {"proof": "qango6-tournament-no-o-win.json.gz", "checker_nodes": 11458, "proof_plies": 36}},
      "first_moves": [
          {"cells": [[0, 0], [0, 5], [5, 0], [5, 5]], "value": "loss", "plies": 14,
           "proof": "qango6-tournament-x00.json.gz", "proof_plies": 13, "checker_nodes": 25883,
@@ -37,8 +39,10 @@ ROWS = [
      "proof": "qango7plus-edges.json.gz", "proof_plies": 35, "checker_nodes": 223000},
     {"board": "7plus", "opening": "tournament", "value": "open", "plies": None, "plies_bounds": [27, None],
      "first_move": None, "proof": None,
-     "note": "X has no win within 27 plies; O cannot force a win (df-pn); the four allowed first counters "
-             "are one symmetry class",
+     "note": "X has no win within 27 plies; O cannot force a win (certified); the four allowed first "
+             "counters are one symmetry class",
+     "no_win": {"O": {"proof": "qango7plus-tournament-no-o-win.json.gz", "checker_nodes": 12232,
+                      "proof_plies": 37}},
      "first_moves": [{"cells": [[1, 4], [2, 5], [4, 1], [5, 2]], "value": "open", "plies": None, "proof": None}]},
     {"board": "7", "opening": "standard", "value": "win", "plies": 11, "first_move": [1, 3],
      "proof": "qango7-standard.json", "proof_plies": 11, "checker_nodes": 21331},
@@ -63,6 +67,9 @@ def solved_table() -> list[dict]:
         r = dict(row)
         if r.get("proof"):
             r["proof_bytes"] = len(proof_path(r["proof"]).read_bytes())
+        if r.get("no_win"):
+            r["no_win"] = {side: dict(v, proof_bytes=len(proof_path(v["proof"]).read_bytes()))
+                           for side, v in r["no_win"].items()}
         if r.get("first_moves"):
             fms = []
             for fm in r["first_moves"]:

@@ -67,3 +67,11 @@ def test_cli_table_json():
     rows = json.loads(p.stdout)
     six = [r for r in rows if r["board"] == "6" and r["opening"] == "castle"][0]
     assert six["value"] == "win" and six["plies"] == 19 and six["proof"] == "qango6-castle.json.gz"
+
+
+def test_book_holds_with_the_no_win_certificate():
+    """On QANGO 7 Plus (tournament) the book gives X a first move after which O cannot force a win."""
+    b = load_board("7plus")
+    pos = Position(b, 0, 0, b.opening_cells("tournament"))
+    cell, kind = book_move(pos)
+    assert kind == "hold" and cell in b.opening_cells("tournament")
