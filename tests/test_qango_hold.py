@@ -65,3 +65,19 @@ def test_shipped_no_win_certificates_verify(name, nodes):
         rep = verify_proof(p)
     assert rep["ok"], rep["error"]
     assert rep["claim"] == "no-win" and rep["side"] == "O" and rep["nodes"] == nodes
+
+
+def test_docs_no_win_example_verifies():
+    import json
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "qango.md").read_text()
+    block = re.search(r'```json\n(\{"format": "tanglekit-qango-proof", "version": 2.*?)```', text, re.S).group(1)
+    doc = json.loads(block)
+    rep = verify_proof(doc)
+    assert rep["ok"], rep["error"]
+    assert rep["nodes"] == 1 and rep["side"] == "O"
+    bad = copy.deepcopy(doc)
+    bad["tree"].pop()  # O's move 3 left unanswered
+    assert not verify_proof(bad)["ok"]
