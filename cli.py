@@ -212,8 +212,8 @@ class Backend(str, Enum):
 
 @app.command("tile")
 def tile(
-    region: str = typer.Option(..., "--region", help="rect:WxH, parallelogram:AxB, triangle:N, hexagon:N or FILE."),
-    pieces: str = typer.Option(..., "--pieces", help="pentominoes, hexiamonds, ... or a JSON file of shapes."),
+    region: Optional[str] = typer.Option(None, "--region", help="rect:WxH, parallelogram:AxB, triangle:N, hexagon:N or FILE."),
+    pieces: Optional[str] = typer.Option(None, "--pieces", help="pentominoes, hexiamonds, ... or a JSON file of shapes."),
     each: Each = typer.Option(Each.exactly, "--each", help="How often each piece is used."),
     no_mirror: bool = typer.Option(False, "--no-mirror", help="Pieces may rotate but not flip."),
     first: bool = typer.Option(False, "--first", help="One solution (the default)."),
@@ -228,8 +228,20 @@ def tile(
     ),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the solution(s) as SVG."),
+    batch: Optional[str] = typer.Option(
+        None, "--batch", help="Many problems: FILE or - with one region, or a JSON object of tile options, a line."
+    ),
 ) -> None:
     """Tile a region with polyform pieces. Example: tanglekit tile --region rect:10x6 --pieces pentominoes --count."""
+    if batch is not None:
+        from .cli_batch import run_batch
+
+        # each problem runs on one process: the batch itself spreads the problems over the CPUs
+        return run_batch(batch, tile, dict(locals()), "region", refuse=("svg",),
+                         forced={"workers": 1}, workers=workers, object_keys=True,
+                         exclusive=("first", "all_", "count"))
+    if region is None or pieces is None:
+        raise typer.BadParameter("give --region and --pieces (or --batch FILE)", param_hint="--region")
     if sum([first, all_, count]) > 1:
         raise TanglekitError("choose one of --first, --all and --count")
     if limit is not None and limit < 1:

@@ -55,7 +55,7 @@ def _read_position(spec: str, board, allowed):
 
 @app.command("solve")
 def solve_cmd(
-    position: str = typer.Argument(..., help="Position text (rows by '/' or newline: . X O #), 'empty', a puzzle ID or a file."),
+    position: Optional[str] = typer.Argument(None, help="Position text (rows by '/' or newline: . X O #), 'empty', a puzzle ID or a file."),
     board: Optional[str] = typer.Option(None, "--board", "-b", help=BOARD_HELP),
     opening: Optional[str] = typer.Option(None, "--opening", help=OPENING_HELP),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds; past it the value is 'unknown'."),
@@ -64,8 +64,15 @@ def solve_cmd(
                                "(exact plies) or pns (df-pn: value only, plies null)."),
     option: Optional[List[str]] = typer.Option(None, "--option", help="Rule option NAME=VALUE (board, opening, max_counters)."),
     json_out: bool = typer.Option(False, "--json", help="Print {value, best_move, plies, nodes} as JSON."),
+    batch: Optional[str] = typer.Option(None, "--batch", help="Many positions: FILE or - with one position, ID, file or JSON position a line; JSON lines out."),
 ) -> None:
     """Solve a position exactly: value for the side to move, best move, plies to the end, nodes."""
+    if batch is not None:
+        from .cli_batch import run_batch
+
+        return run_batch(batch, solve_cmd, dict(locals()), "position", json_field="json_out", refuse=("proof",))
+    if position is None:
+        raise typer.BadParameter("give a position, 'empty', a puzzle ID or a file (or --batch FILE)", param_hint="POSITION")
     from .games.qango.position import Position
     from .solver.qango_solve import QangoSolver, make_proof
 

@@ -86,16 +86,23 @@ def _parse_cell(text: Optional[str]):
 # --- solo -----------------------------------------------------------------------------------
 @solo_app.command("solve")
 def solo_solve(
-    layout: str = typer.Argument(..., help="Layout letters (CRBF/HDFR/BHFB/RHDC), a challenge ID or a file."),
+    layout: Optional[str] = typer.Argument(None, help="Layout letters (CRBF/HDFR/BHFB/RHDC), a challenge ID or a file."),
     start: Optional[str] = typer.Option(None, "--start", help="Start Rooster ROW,COL (default: the better one)."),
     option: Optional[List[str]] = typer.Option(None, "--option", help=_OPTION_HELP),
     cards: Optional[str] = typer.Option(None, "--cards", help=_CARDS_HELP),
     method: str = typer.Option("astar", "--method", help="Search: astar (default), astar-deadend or bfs (same answers)."),
     as_json: bool = typer.Option(False, "--json", help="Print {solvable, moves, start, path, optimal_tours}."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Write the grid and the optimal tour as SVG."),
+    batch: Optional[str] = typer.Option(None, "--batch", help="Many layouts: FILE or - with one layout, ID, file or JSON object a line; JSON lines out."),
 ) -> None:
     """Fewest moves, one optimal tour and the number of optimal tours.
     Example: tanglekit tanglung solo solve CRBF/HDFR/BHFB/RHDC --json"""
+    if batch is not None:
+        from .cli_batch import run_batch
+
+        return run_batch(batch, solo_solve, dict(locals()), "layout", refuse=("svg",))
+    if layout is None:
+        raise typer.BadParameter("give a layout, an ID or a file (or --batch FILE)", param_hint="LAYOUT")
     from .games.tanglung.cards import load_card_set
     from .solver.tanglung_solo import solve_solo
 
