@@ -180,6 +180,8 @@ def run_batch(source: str, fn: Callable, kwargs: dict, arg: str | None, *, json_
     kw = {k: v for k, v in kwargs.items() if k in params and k != "batch"}
     fixed = {"batch": None, **({json_field: True} if json_field else {}), **(forced or {})}
     item = _Item(fn, kw, arg, json_field, fixed, object_keys, exclusive)
+    # many solves: load the numba kernels at once rather than trying plain Python first
+    os.environ.setdefault("TANGLEKIT_ENGINE", "kernel")
     lines = read_lines(source)
     for out in iter_batch(item, lines, workers):
         typer.echo(out)
