@@ -233,7 +233,7 @@ def solo_generate(
 @app.command("census")
 def census_cmd(
     sample: Optional[int] = typer.Option(None, "--sample", help="Only N random layouts (default: all classes)."),
-    workers: int = typer.Option(1, "--workers", help="Worker processes (local, or the size of a Ray/Dask cluster started here)."),
+    workers: Optional[int] = typer.Option(None, "--workers", help="Worker processes (default: all CPUs; local, or the size of a Ray/Dask cluster started here)."),
     checkpoint: Optional[Path] = typer.Option(None, "--checkpoint", help="Resumable progress file (JSON)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the sample."),
     executor: str = typer.Option("local", "--executor", help="local (default), ray or dask (optional extras; RAY_ADDRESS / DASK_SCHEDULER_ADDRESS select a cluster)."),
@@ -260,6 +260,10 @@ def census_cmd(
             state["advance"](done - state["last"])
             state["last"] = done
 
+        if workers is None:
+            from .solver.parallel import default_workers
+
+            workers = default_workers()
         summary = census(sample, max(1, workers), checkpoint, seed, opts, load_card_set(cards), executor,
                          on_progress=on_progress)
     if as_json:

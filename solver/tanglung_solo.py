@@ -261,17 +261,22 @@ def search_graph_python(adj, noflip, n, start, lit0, use_h=1, max_expanded=None)
     return moves, tours, path, expanded
 
 
-# A single solve first tries the Python search with this many expansions per start (about
-# 50 ms) before it loads the numba kernel; batches and the census set TANGLEKIT_ENGINE=kernel.
+# A process's first solve tries the Python search with this many expansions per start (about
+# 0.1 s) before it loads the numba kernel; later solves and batches use the kernel.
 PYTHON_BUDGET = 20_000
 
 
+_SOLVES = [0]
+
+
 def _engine(requested: str) -> str:
-    """``kernel`` or ``python-first`` for ``engine="auto"``: the kernel once it is loaded or when
-    TANGLEKIT_ENGINE=kernel, else Python first (numba's import alone costs about 0.3 s of CPU)."""
+    """``kernel`` or ``python-first`` for ``engine="auto"``: Python first only for the first solve
+    of a process (numba's import alone costs about 0.3 s of CPU); the kernel once it is loaded,
+    for every later solve (a process solving many layouts), or with TANGLEKIT_ENGINE=kernel."""
     if requested != "auto":
         return requested
-    if _KERNEL is not None or os.environ.get("TANGLEKIT_ENGINE") == "kernel":
+    _SOLVES[0] += 1
+    if _KERNEL is not None or _SOLVES[0] > 1 or os.environ.get("TANGLEKIT_ENGINE") == "kernel":
         return "kernel"
     return "python-first"
 
