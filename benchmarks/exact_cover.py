@@ -6,8 +6,8 @@ Run ``python benchmarks/exact_cover.py [--quick]``. Every solver gets the same 0
 Problems: the 12 pentominoes in 6x10 (first solution; every raw solution, 9356; and the
 matrix with the X pentomino fixed to one quarter of the rectangle, 2339) and the 12
 hexiamonds in the 6x6 rhombus (624 raw, 156 with one piece fixed) and the 4x9 parallelogram,
-the pentominoes in 5x12 (4040 raw), and a colour (XCC) problem: a seeded 4x4 edge-matching
-puzzle (16 square tiles, 4 rotations, edge colours as coloured secondary items; only the
+the pentominoes in 5x12 (4040 raw), and a colour (XCC) problem: a seeded 6x6 edge-matching
+puzzle (36 square tiles, 5 colours, 4 rotations, edge colours as coloured secondary items; only the
 solvers with colours run it).
 "cold" is the first call in this process (numba compile or cache load included), "warm" the
 best later call, both in CPU seconds; the ratio is warm time over our dlx's warm time on the
@@ -49,8 +49,9 @@ def _matrices(quick: bool):
             out.append((f"{label}, all", prob.exact_cover, raw, first + ["count"]))
         if up is not None:
             out.append((f"{label}, one piece fixed", sub, up, (first if quick else []) + ["count"]))
-    ec, n = edge_matching(4, 4, 3, seed=1)
-    out.append(("4x4 edge matching, 3 colours (XCC)", ec, n, ["first", "count"]))
+    w, k = (5, 4) if quick else (6, 5)
+    ec, n = edge_matching(w, w, k, seed=1)
+    out.append((f"{w}x{w} edge matching, {k} colours (XCC)", ec, n, ["first", "count"]))
     return out
 
 
@@ -249,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\ncold = first call in this process (numba compile or cache load included); warm = best later "
           "call; CPU seconds of this process. A time-limited row gets no ratio.")
     if args.quick:
-        print("--quick: only the one-piece-fixed 6x10 and 6x6 matrices and the colour problem; no links or "
+        print("--quick: only the one-piece-fixed 6x10 and 6x6 matrices and a 5x5 colour problem; no links or "
               "no-memo count rows; CP-SAT capped at 2 s; one warm run.")
     return 0
 
