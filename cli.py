@@ -246,8 +246,8 @@ class Backend(str, Enum):
 
 @app.command("tile")
 def tile(
-    region: str = typer.Option(..., "--region", help="rect:WxH, parallelogram:AxB, triangle:N, hexagon:N or FILE."),
-    pieces: str = typer.Option(..., "--pieces", help="pentominoes, hexiamonds, ... or a JSON file of shapes."),
+    region: Optional[str] = typer.Option(None, "--region", help="rect:WxH, parallelogram:AxB, triangle:N, hexagon:N or FILE."),
+    pieces: Optional[str] = typer.Option(None, "--pieces", help="pentominoes, hexiamonds, ... or a JSON file of shapes."),
     each: Each = typer.Option(Each.exactly, "--each", help="How often each piece is used."),
     no_mirror: bool = typer.Option(False, "--no-mirror", help="Pieces may rotate but not flip."),
     first: bool = typer.Option(False, "--first", help="One solution (the default)."),
@@ -262,8 +262,21 @@ def tile(
     ),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the solution(s) as SVG."),
+    batch: Optional[str] = typer.Option(
+        None, "--batch", help="Many problems: FILE or - with one region, or a JSON object of tile options, a line."
+    ),
 ) -> None:
     """Tile a region with polyform pieces. Example: tanglekit tile --region rect:10x6 --pieces pentominoes --count."""
+    if batch is not None:
+        from .cli_batch import run_batch
+
+        # each problem runs on one process: the batch itself spreads the problems over the CPUs
+        return run_batch(batch, tile, dict(locals()), "region", refuse=("svg",),
+                         forced={"workers": 1}, workers=workers, object_keys=True,
+                         exclusive=("first", "all_", "count"))
+    if region is None or pieces is None:
+        raise typer.BadParameter("give --region and --pieces (or --batch FILE)", param_hint="--region")
+
     from .limits import Deadline, LimitReached, UsageError, check_count
 
     deadline = Deadline(time_limit)  # first: the limit covers parsing and placement generation too
@@ -388,37 +401,69 @@ def demo(
 @app.command("bench")
 def bench(
     name: Optional[str] = typer.Argument(None, help="Benchmark name (file in benchmarks/); all if omitted."),
-    quick: bool = typer.Option(False, "--quick", help="Smaller sizes, for a fast look."),
-    record: bool = typer.Option(
-        False, "--record", help="Also store each table in benchmarks/RESULTS.md with its command."
+    quick: bool = typer.Option(False, "--quick", help="Smaller sizes, for a fast look (says what it leaves out)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the tables as JSON (rows of numbers) instead of Markdown."),
+    as_csv: bool = typer.Option(False, "--csv", help="Print the tables as CSV instead of Markdown."),
+    record: Optional[Path] = typer.Option(
+        None, "--record", help="Also store each table with its command in this Markdown file (e.g. benchmarks/RESULTS.md)."
     ),
 ) -> None:
     """Run the benchmark scripts and print their tables. Example: tanglekit bench enumerate --quick."""
     import contextlib
     import importlib
     import io
+    import time
 
+    from .benchmarks._table import parse_markdown, peak_rss_mib, to_csv
+
+    if as_json and as_csv:
+        raise TanglekitError("choose one of --json and --csv")
+    if record is not None:
+        target = record.resolve()
+        if record.suffix.lower() != ".md":
+            raise TanglekitError("--record takes a Markdown file (.md)")
+        if "site-packages" in target.parts or "dist-packages" in target.parts:
+            raise TanglekitError(f"--record {record}: will not write into an installed package")
     here = Path(__file__).resolve().parent / "benchmarks"
     names = sorted(p.stem for p in here.glob("*.py") if not p.stem.startswith("_"))
     if name is not None:
         if name not in names:
             raise TanglekitError(f"no benchmark {name!r}; available: {', '.join(names) or 'none'}")
         names = [name]
+    docs = []
     for nm in names:
         mod = importlib.import_module(f"{__package__}.benchmarks.{nm}")
-        typer.echo(f"## {nm}\n")
         buf = io.StringIO()
+        c0, t0 = time.process_time(), time.perf_counter()
         with contextlib.redirect_stdout(buf):
             mod.main(["--quick"] if quick else [])
-        typer.echo(buf.getvalue())
-        if record:
-            command = f"tanglekit bench {nm}" + (" --quick" if quick else "")
-            _record_result(here / "RESULTS.md", nm, command, buf.getvalue())
+        cpu, wall = time.process_time() - c0, time.perf_counter() - t0
+        text = buf.getvalue()
+        footer = (f"Run: {wall:.1f} s wall, {cpu:.1f} s CPU in this process; peak memory of the bench "
+                  f"process so far {peak_rss_mib():.0f} MiB (of its finished child processes "
+                  f"{peak_rss_mib(children=True):.0f} MiB).")
+        command = f"tanglekit bench {nm}" + (" --quick" if quick else "")
+        if as_json or as_csv:
+            doc = parse_markdown(text)
+            doc.update(benchmark=nm, command=command, quick=quick, wall_s=round(wall, 3), cpu_s=round(cpu, 3),
+                       peak_rss_mib=round(peak_rss_mib(), 1))
+            docs.append(doc)
+            if as_csv:
+                typer.echo(to_csv(doc, nm), nl=False)
+        else:
+            typer.echo(f"## {nm}\n")
+            typer.echo(text)
+            typer.echo(footer + "\n")
+        if record is not None:
+            _record_result(record, nm, command, text + "\n" + footer)
+    if as_json:
+        print_json(docs if name is None else docs[0])
 
 
 def _record_result(path: Path, name: str, command: str, table: str) -> None:
-    """Replace (or add) the section of one benchmark in RESULTS.md."""
+    """Replace (or add) the section of one benchmark in a Markdown results file."""
     import datetime
+    import os
     import platform
     import re
 
@@ -426,13 +471,13 @@ def _record_result(path: Path, name: str, command: str, table: str) -> None:
     stamp = datetime.date.today().isoformat()
     section = (
         f"## {name}\n\nCommand: `{command}` ({stamp}, {platform.machine()}, "
-        f"{platform.python_implementation()} {platform.python_version()}, 2-core shared machine)\n\n"
+        f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} CPUs, "
+        f"load average {os.getloadavg()[0]:.1f} at the end)\n\n"
         f"{table.strip()}\n\n"
     )
     pattern = re.compile(rf"^## {re.escape(name)}\n.*?(?=^## |\Z)", re.S | re.M)
     text = pattern.sub(lambda _: section, text) if pattern.search(text) else text + section
-    path.write_text(text, encoding="utf-8")
-    typer.echo(f"recorded in {path}", err=True)
+    write_text(path, text, "benchmark results")
 
 
 def main() -> None:

@@ -72,7 +72,7 @@ def _time_limit(value):
 
 @app.command("solve")
 def solve_cmd(
-    position: str = typer.Argument(..., help="Position text (rows by '/' or newline: . X O #), 'empty', a "
+    position: Optional[str] = typer.Argument(None, help="Position text (rows by '/' or newline: . X O #), 'empty', a "
                                    "position or puzzle ID, or a file (text or JSON)."),
     board: Optional[str] = typer.Option(None, "--board", "-b", help=BOARD_HELP),
     opening: Optional[str] = typer.Option(None, "--opening", help=OPENING_HELP),
@@ -82,8 +82,15 @@ def solve_cmd(
                                "(exact plies) or pns (df-pn: value only, plies null)."),
     option: Optional[List[str]] = typer.Option(None, "--option", help="Rule option NAME=VALUE (board, opening, max_counters)."),
     json_out: bool = typer.Option(False, "--json", help="Print {value, best_move, plies, nodes, complete, ...} as JSON."),
+    batch: Optional[str] = typer.Option(None, "--batch", help="Many positions: FILE or - with one position, ID, file or JSON position a line; JSON lines out."),
 ) -> None:
     """Solve a position exactly: value for the side to move, best move, plies to the end, nodes."""
+    if batch is not None:
+        from .cli_batch import run_batch
+
+        return run_batch(batch, solve_cmd, dict(locals()), "position", json_field="json_out", refuse=("proof",))
+    if position is None:
+        raise typer.BadParameter("give a position, 'empty', a puzzle ID or a file (or --batch FILE)", param_hint="POSITION")
     from .limits import Deadline, UsageError
     from .solver.qango_solve import QangoSolver, SolveResult, make_proof
 

@@ -110,7 +110,7 @@ _TIME_HELP = "Seconds before giving up (0 = stop at once and answer unknown)."
 
 @solo_app.command("solve")
 def solo_solve(
-    layout: str = typer.Argument(..., help="Layout letters (CRBF/HDFR/BHFB/RHDC), a challenge ID or a file."),
+    layout: Optional[str] = typer.Argument(None, help="Layout letters (CRBF/HDFR/BHFB/RHDC), a challenge ID or a file."),
     start: Optional[str] = typer.Option(None, "--start", help="Start Rooster ROW,COL (default: the better one)."),
     option: Optional[List[str]] = typer.Option(None, "--option", help=_OPTION_HELP),
     cards: Optional[str] = typer.Option(None, "--cards", help=_CARDS_HELP),
@@ -118,9 +118,16 @@ def solo_solve(
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help=_TIME_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print {solvable, moves, start, path, optimal_tours, line, nodes, complete, ...}."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Write the grid and the optimal tour as SVG."),
+    batch: Optional[str] = typer.Option(None, "--batch", help="Many layouts: FILE or - with one layout, ID, file or JSON object a line; JSON lines out."),
 ) -> None:
     """Fewest moves, one optimal tour and the number of optimal tours.
     Example: tanglekit tanglung solo solve CRBF/HDFR/BHFB/RHDC --json"""
+    if batch is not None:
+        from .cli_batch import run_batch
+
+        return run_batch(batch, solo_solve, dict(locals()), "layout", refuse=("svg",))
+    if layout is None:
+        raise typer.BadParameter("give a layout, an ID or a file (or --batch FILE)", param_hint="LAYOUT")
     from .limits import Deadline
     from .solver.tanglung_solo import solve_solo
 
@@ -326,7 +333,7 @@ def solo_generate(
 @app.command("census")
 def census_cmd(
     sample: Optional[int] = typer.Option(None, "--sample", help="Only N random layouts, N <= 1,000,000 (default: all classes)."),
-    workers: int = typer.Option(1, "--workers", help="Worker processes, 0 = every CPU (capped by the CPUs and the chunks; for Ray/Dask the size of a cluster started here)."),
+    workers: Optional[int] = typer.Option(None, "--workers", help="Worker processes (default: every CPU; capped by the CPUs and the chunks; for Ray/Dask the size of a cluster started here)."),
     checkpoint: Optional[Path] = typer.Option(None, "--checkpoint", help="Resumable progress file (JSON with a checksum)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the sample."),
     executor: str = typer.Option("local", "--executor", help="local (default), ray or dask (optional extras; RAY_ADDRESS / DASK_SCHEDULER_ADDRESS select a cluster)."),

@@ -493,7 +493,7 @@ def _sample_ranks(sample: int, seed: int, card_set: CardSet, deadline, on_prepar
 
 def census(
     sample: int | None = None,
-    workers: int = 1,
+    workers: int | None = None,
     checkpoint: Path | str | None = None,
     seed: int = 0,
     options: TanglungOptions | None = None,
@@ -514,7 +514,7 @@ def census(
     chunks), ``ray`` or ``dask``. ``time_limit`` (seconds or a Deadline) stops between chunks:
     the summary then has ``complete: false`` and the checkpoint keeps what was finished.
     """
-    from ..limits import LimitReached, as_deadline, check_count, check_workers
+    from ..limits import LimitReached, as_deadline, check_count, check_workers, cpu_count
 
     deadline = as_deadline(time_limit)
     options = options or TanglungOptions()
@@ -554,7 +554,7 @@ def census(
         if executor == "local":
             n_workers = check_workers(workers, len(tasks))
         else:  # a cluster's size is its own; never more workers than chunks
-            n_workers = min(check_count(workers, "--workers", maximum=4096), max(1, len(tasks)))
+            n_workers = min(check_count(workers or cpu_count(), "--workers", maximum=4096), max(1, len(tasks)))
         results = _map_tasks(census_chunk, tasks, executor, n_workers)
         for part in results:
             _merge(state["summary"], part)
