@@ -164,7 +164,8 @@ def execute(app: typer.Typer, args: list[str], prog_name: str = "tanglekit") -> 
         if type(e).__name__ == "NoArgsIsHelpError":  # a bare group: show its help
             typer.echo(e.format_message())
             return 2
-        hint = f" (see '{e.ctx.command_path} --help')" if getattr(e, "ctx", None) is not None else ""
+        where = e.ctx.command_path if getattr(e, "ctx", None) is not None else prog_name
+        hint = f" (see '{where} --help')"
         _say(f"error: {one_line(e.format_message())}{hint}")
         return 2
     except click_exception as e:
@@ -201,6 +202,21 @@ def run_app(app: typer.Typer) -> None:
 _COMPILE_STATE = {"hooked": False, "said": False}
 
 
+def _first_compile(dispatcher) -> bool:
+    """Whether this compile fills an empty disk cache. Code numba cannot cache (an `objmode`
+    block lifted out of a kernel is compiled on every run) and kernels whose cache index already
+    exists (a new signature) do not count: the notice must stay true."""
+    import os
+
+    cache = getattr(dispatcher, "_cache", None)
+    if cache is None or type(cache).__name__ == "NullCache":
+        return False
+    try:
+        return not os.path.exists(cache._cache_file._index_path)
+    except AttributeError:
+        return True
+
+
 def _compile_listener():
     """A numba event listener that prints COMPILE_NOTICE once, on the first tanglekit kernel
     compiled (numba fires "numba:compile" only on a cache miss, never when loading from cache)."""
@@ -212,7 +228,7 @@ def _compile_listener():
                 return
             dispatcher = (ev.data or {}).get("dispatcher")
             module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
-            if module.split(".")[0] == __package__.split(".")[0]:
+            if module.split(".")[0] == __package__.split(".")[0] and _first_compile(dispatcher):
                 _COMPILE_STATE["said"] = True
                 _say(COMPILE_NOTICE)
 
