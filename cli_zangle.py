@@ -373,13 +373,20 @@ def _options(pairs):
 
 @app.command("find")
 def find(
-    deal: str = typer.Argument(..., help="Deal file {\"middle\": [...], \"own\": [...]}, inline JSON or a zangle:turn ID."),
+    deal: Optional[str] = typer.Argument(None, help="Deal file {\"middle\": [...], \"own\": [...]}, inline JSON or a zangle:turn ID."),
     deck: Optional[Path] = _DECK,
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the best Zangle as SVG."),
     option: Optional[list[str]] = _OPTION,
+    batch: Optional[str] = typer.Option(None, "--batch", help="Many deals: FILE or - with one deal file or JSON object a line; JSON lines out."),
 ) -> None:
     """All Zangles of a table, best first. Example: tanglekit zangle find deal.json --svg best.svg."""
+    if batch is not None:
+        from .cli_batch import run_batch
+
+        return run_batch(batch, find, dict(locals()), "deal", refuse=("svg",))
+    if deal is None:
+        raise typer.BadParameter("give a deal file (or --batch FILE)", param_hint="DEAL")
     typer.echo(find_command(deal, deck, as_json, svg, _options(option)))
 
 
@@ -427,16 +434,24 @@ def solve_solo(
 
 @solo_app.command("solve")
 def solo_solve(
-    deal: str = typer.Argument(..., help="Solo deal file (JSON) or ID (zangle:solo,...:... or ...#seed)."),
+    deal: Optional[str] = typer.Argument(None, help="Solo deal file (JSON) or ID (zangle:solo,...:... or ...#seed)."),
     as_json: bool = typer.Option(False, "--json", help='Print {"solvable": ..., "line": [...], "states": n}.'),
     count: bool = typer.Option(False, "--count", help="Also count winning lines and random-playout wins."),
     max_states: int = typer.Option(2_000_000, "--max-states", help="Search budget (states)."),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds before giving up (unknown)."),
     deck: Optional[Path] = _DECK,
     option: Optional[list[str]] = _OPTION,
+    batch: Optional[str] = typer.Option(None, "--batch", help="Many deals: FILE or - with one ID, file or JSON deal a line; JSON lines out."),
 ) -> None:
     """Can this solo deal be won? Example: tanglekit zangle solo solve deal.json --json."""
     from .cli_common import parse_options
+
+    if batch is not None:
+        from .cli_batch import run_batch
+
+        return run_batch(batch, solo_solve, dict(locals()), "deal")
+    if deal is None:
+        raise typer.BadParameter("give a solo deal file or ID (or --batch FILE)", param_hint="DEAL")
 
     typer.echo(solo_solve_command(deal, deck, as_json, max_states, time_limit, count, parse_options(option)))
 

@@ -84,8 +84,8 @@ def check_text_arg(text: str, what: str = "argument", max_len: int = MAX_TEXT_AR
 
 def _name(p: Path) -> str:
     s = str(p)
-    if re.search(r"[\x00-\x1f\x7f]", s):  # a name with line breaks would break the one-line message
-        s = s.encode("unicode_escape").decode("ascii")
+    if not s.isprintable():  # a line break or control character in a name stays on one line
+        s = repr(s)[1:-1]
     return s if len(s) <= 120 else "…" + s[-100:]
 
 
@@ -290,10 +290,11 @@ def _loc(loc) -> str:
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif re.fullmatch(r"[A-Za-z0-9_\-]{1,40}", str(part)):
-            out += ("." if out else "") + str(part)
-        else:  # a field name of a hostile file: quoted, cut short, never raw control characters
-            out += f"[{short(str(part), 30)}]"
+        else:
+            text = str(part)
+            if not (text.isprintable() and len(text) <= 40 and " " not in text):
+                text = short(text, 40)  # a hostile key: quoted, cut short, never a line break
+            out += ("." if out else "") + text
     return out
 
 

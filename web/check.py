@@ -65,7 +65,8 @@ def check_tanglung(body: dict) -> dict:
     """``tanglung solo solve``'s JSON (solvable, moves, start, path, optimal_tours) for a layout,
     plus its ``id`` and the optimal tour step by step."""
     from ..games import load_game
-    from ..games.tanglung.ids import ChallengeId
+    from ..games.tanglung.ids import id_params
+    from ..generators.ids import format_params, make_descriptive
     from ..games.tanglung.layout import Layout
     from ..games.tanglung.rules import TanglungOptions
     from ..solver.tanglung_solo import solve_solo
@@ -77,7 +78,8 @@ def check_tanglung(body: dict) -> dict:
     sol = solve_solo(lay)
     out = sol.to_json()
     out["layout"] = str(lay)
-    out["id"] = ChallengeId(None, TanglungOptions(), lay).descriptive()
+    flags, values = id_params(None, TanglungOptions(), None)
+    out["id"] = make_descriptive("tanglung", format_params(*flags, **values), str(lay))
     frames = []
     if sol.solvable:
         st = load_game("tanglung-solo").new_initial_state_from({"layout": str(lay), "starts": [list(divmod(sol.start, 4))]})

@@ -20,6 +20,7 @@ from typing import Annotated, Any, Optional
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from ...errors import FormatError, ShapeError
+from ...shapes.catalogue import free_polyforms
 from ...jsonio import (MAX_BYTES, _name, decode_text, expect_format, parse_json_text, read_bytes,
                        register_format, short, tagged, validate)
 from ...shapes.lattice import TRIANGLE
@@ -335,20 +336,8 @@ def default_deck() -> Deck:
 
 
 def free_polyiamonds(n: int) -> list[Polyform]:
-    """All free, edge-connected polyiamonds of ``n`` triangles (canonical, sorted); small n only."""
-    if n < 1:
-        return []
-    level = {Polyform([(0, 0)]).canonical("free")}
-    for _ in range(n - 1):
-        nxt: set[Polyform] = set()
-        for p in level:
-            cells = p.cellset
-            for c in p.cells:
-                for nb in TRIANGLE.neighbours(c):
-                    if nb not in cells:
-                        nxt.add(Polyform(list(cells) + [nb]).canonical("free"))
-        level = nxt
-    return sorted(level)
+    """All free, edge-connected polyiamonds of ``n`` triangles (canonical, sorted)."""
+    return free_polyforms(n, "triangle")
 
 
 def make_deck(name: str, kinds: Iterable[tuple[str, Sequence | None, int]], colours=None,
