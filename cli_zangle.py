@@ -58,7 +58,7 @@ def find_command(deal_path: str | Path, deck_path: str | Path | None = None, as_
     if svg_path is not None and zs:
         write_text(Path(svg_path), zangle_svg(deal, zs[0]), "picture")
     if as_json:
-        return json.dumps({**zangles_to_json(deal, zs), "count": len(zs), "complete": True}, indent=1)
+        return json.dumps({**zangles_to_json(deal, zs), "count": len(zs), "complete": True})
     text = f"{len(zs)} Zangle{'s' if len(zs) != 1 else ''}, best first\n" + format_zangles(deal, zs)
     if zs:
         text += "\n\nbest:\n" + best_picture(deal, zs[0])
@@ -126,7 +126,7 @@ def play_command(mode: str, players: int | None = None, bots: Sequence[str] | No
     state, res = play_state(mode, players, bots, seed, options=options, deck=deck)
     if log_path is not None:
         write_text(Path(log_path), "\n".join(state.log_lines()) + "\n", "move log")
-    return json.dumps({"game": f"zangle-{mode}", **res}, indent=1) if as_json else format_result(res)
+    return json.dumps({"game": f"zangle-{mode}", **res}) if as_json else format_result(res)
 
 
 def replay_command(log_path: str | Path, deck_path: str | Path | None = None, as_json: bool = False) -> str:
