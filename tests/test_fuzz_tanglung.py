@@ -110,8 +110,9 @@ def test_generated_files_are_accepted_back(tmp_path):
     for spec in (str(gen), str(stdout_copy), str(old_list), ch["id"], ch["seed_id"]):
         s = ok_json(["tanglung", "solo", "solve", spec, "--json"])
         assert (s["moves"], s["optimal_tours"], s["start"]) == (ch["moves"], ch["optimal_tours"], ch["start"])
-        assert ok_json(["tanglung", "solo", "tour", spec, "--json"])["exists"] == ch["no_revisit_tour"]
-        assert ok_json(["tanglung", "solo", "coop", spec, "--json"])["complete"] is True
+        if spec == str(gen):  # (every consumer for every form: test_tanglung_ids)
+            assert ok_json(["tanglung", "solo", "tour", spec, "--json"])["exists"] == ch["no_revisit_tour"]
+            assert ok_json(["tanglung", "solo", "coop", spec, "--json"])["complete"] is True
         code, out, err = run_cli(["play", spec, "--bots", "perfect", "--json"])
         assert code == 0 and json.loads(out)["result"].startswith("solved in 14"), err[-500:]
 
