@@ -309,7 +309,7 @@ def go_out_command(deal_path: str | Path, player: int = 0, deck_path: str | Path
     their cards if the others never take or draw a card (middle pile order as in the file)?"""
     from .games.zangle.turn import TurnGame
     from .limits import check_count
-    from .solver.zangle_solo import turn_go_out
+    from .solver.zangle_turn import turn_go_out
 
     check_count(max_states, "--max-states", minimum=0, maximum=MAX_STATES)
     deck = load_deck(deck_path)

@@ -424,7 +424,7 @@ def turn_deal_properties(state, max_states: int = 20_000) -> dict:
     """Measured properties of a turn-game position: who has a Zangle now, who can go out
     (``turn_go_out``: True, False or None = undecided within ``max_states``)."""
     from ..games.zangle.engine import zangle_actions
-    from ..solver.zangle_solo import turn_go_out
+    from ..solver.zangle_turn import turn_go_out
 
     start = [bool(zangle_actions(state.middle, state.own[p], state.deck, state.options))
              for p in range(state.players)]

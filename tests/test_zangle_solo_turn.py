@@ -9,7 +9,10 @@ from tanglekit.errors import RuleError
 from tanglekit.games.zangle.deal import parse_deal
 from tanglekit.games.zangle.turn import TurnGame
 from tanglekit.generators.zangle import generate_turn_deal, middle_zangle
-from tanglekit.solver.zangle_solo import go_out_position, turn_go_out
+from tanglekit.solver import zangle_solo
+from tanglekit.solver.zangle_turn import go_out_position, turn_go_out
+
+assert zangle_solo.turn_go_out is turn_go_out  # the old import path keeps working
 
 
 def test_go_out_matches_reference_and_replays():
