@@ -53,6 +53,13 @@ def _position(spec: str, board, opening: Optional[str], max_counters=None):
 
     pos, puz, src_opening = read_position_source(spec, board)
     b = pos.board
+    if board is not None and b is not board:
+        from .games.qango.position import _same_board
+
+        if not _same_board(replace(b, max_counters=board.max_counters), board):
+            from .errors import FormatError
+
+            raise FormatError(f"the position is on {b.title}, but --board gives {board.title}")
     if max_counters is not None:
         b = replace(b, max_counters=max_counters)
     if opening is not None:

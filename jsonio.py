@@ -38,6 +38,8 @@ def short(value: Any, limit: int = MAX_SHOWN) -> str:
 def read_bytes(path: str | Path, what: str = "file", max_bytes: int = MAX_BYTES) -> bytes:
     """The bytes of a file, refusing folders, devices that never end and files over ``max_bytes``."""
     p = Path(path)
+    if "\x00" in str(p):
+        raise FormatError(f"{_name(p)}: a path cannot contain a NUL character")
     try:
         if p.is_dir():
             raise FormatError(f"{_name(p)}: is a folder, expected a {what}")
@@ -84,6 +86,8 @@ def check_text_arg(text: str, what: str = "argument", max_len: int = MAX_TEXT_AR
 
 def _name(p: Path) -> str:
     s = str(p)
+    if not s.isprintable():  # a path with control characters is quoted, so the message stays one line
+        return short(s, 120)
     return s if len(s) <= 120 else "…" + s[-100:]
 
 
