@@ -192,11 +192,11 @@ def _read_proof(file: Path):
     raw = read_bytes(file, "QANGO proof")
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(raw)) as fh:
-            data = fh.read(MAX_BYTES * 4 + 1)
+            data = fh.read(MAX_BYTES + 1)
     except (OSError, EOFError, zlib.error) as e:
         raise FormatError(f"{file}: not a gzip file ({e})") from None
-    if len(data) > MAX_BYTES * 4:
-        raise FormatError(f"{file}: decompresses to more than {MAX_BYTES * 4 // 2**20} MiB, not a QANGO proof")
+    if len(data) > MAX_BYTES:
+        raise FormatError(f"{file}: decompresses to more than {MAX_BYTES // 2**20} MiB, not a QANGO proof")
     return parse_json_text(decode_text(data, str(file), "QANGO proof"), str(file), "QANGO proof")
 
 

@@ -260,3 +260,20 @@ def test_untagged_files_of_other_games_are_not_claimed():
                 {"width": 5, "height": 5, "triples": [], "pieces": []}, {"k": 3, "key_move": [1, 2], "id": "tangle:x"}):
         assert identify(doc) is None or not identify(doc).tag.startswith("tanglekit/qango"), doc
     assert identify({"board": "6", "position": "empty"}).tag == "tanglekit/qango-position"
+
+
+def test_hostile_gzip_proofs_refused(tmp_path):
+    import gzip
+
+    cases = {
+        "garbage.json.gz": b"not gzip at all",
+        "truncated.json.gz": gzip.compress(b'{"format": "tanglekit-qango-proof"}')[:-6],
+        "bomb.json.gz": gzip.compress(b" " * (33 * 2**20), compresslevel=1),
+        "binary.json.gz": gzip.compress(bytes(range(256)) * 8),
+        "list.json.gz": gzip.compress(b"[1, 2, 3]"),
+        "other.json.gz": gzip.compress(json.dumps({"format": "tanglekit/zinga-sheets", "sheets": []}).encode()),
+    }
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+    for name in cases:
+        assert_refused(["qango", "verify-proof", str(tmp_path / name)], tmp_path)
