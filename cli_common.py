@@ -43,11 +43,14 @@ def parse_options(pairs: list[str] | None) -> dict[str, str]:
 
 @contextmanager
 def progress(total: int | None, label: str, enabled: bool = True) -> Iterator:
-    """A rich progress bar on stderr; yields `advance(n=1)`. Silent when disabled."""
-    if not enabled:
+    """A rich progress bar on stderr; yields `advance(n=1)`. Silent when disabled or when stderr
+    is not a terminal (a log file gets no bar and no stray blank line)."""
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    if not enabled or not console.is_terminal:
         yield lambda n=1: None
         return
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     with Progress(
@@ -55,25 +58,222 @@ def progress(total: int | None, label: str, enabled: bool = True) -> Iterator:
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
-        console=Console(stderr=True),
+        console=console,
         transient=True,
     ) as bar:
         task = bar.add_task(label, total=total)
         yield lambda n=1: bar.advance(task, n)
 
 
-def run_app(app: typer.Typer) -> None:
-    """Run a typer app, turning library errors into one line on stderr and exit code 2."""
+# --- running the app: every failure is one line on stderr -----------------------------------
+
+MAX_MESSAGE = 300  # characters of an error message; longer ones (a huge input echoed back) are cut
+DEBUG_ENV = "TANGLEKIT_DEBUG"
+COMPILE_NOTICE = "compiling solver kernels, first run only \u2014 later runs start fast"
+
+
+MAX_WORD = 80  # a longer run without spaces (an input echoed back) is cut to its start
+
+
+def one_line(text: object, limit: int = MAX_MESSAGE) -> str:
+    """A message as one line of at most ``limit`` characters: whitespace runs become one space,
+    and a word longer than MAX_WORD (an echoed input) is cut, so the reason after it stays."""
+    words = [w if len(w) <= MAX_WORD else f"{w[:MAX_WORD - 20]}...({len(w):,} chars)" for w in str(text).split()]
+    line = " ".join(words)
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def _say(text: str) -> None:
+    """One line on stderr; never fails (stderr may be closed or unable to encode the text)."""
     import sys
 
     try:
-        app()
+        stream = sys.stderr
+        try:
+            stream.write(text + "\n")
+        except UnicodeEncodeError:
+            stream.write(text.encode("ascii", "replace").decode("ascii") + "\n")
+        stream.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _click_exceptions():
+    """(ClickException, UsageError) of the click that typer uses (its own copy in newer typers)."""
+    mro = typer.BadParameter.__mro__  # BadParameter -> UsageError -> ClickException -> ...
+    return mro[2], mro[1]
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush of a dead stream stays quiet."""
+    import os
+    import sys
+
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _os_error_message(e: OSError) -> str:
+    what = e.strerror or type(e).__name__
+    name = e.filename if e.filename is not None else None
+    return f"{what}: {name}" if name is not None else what
+
+
+def execute(app: typer.Typer, args: list[str], prog_name: str = "tanglekit") -> int:
+    """Run the typer app on ``args`` and return its exit code; in-process and testable.
+
+    Every failure prints one line on stderr: bad input (a TanglekitError, a usage error, a file
+    that cannot be read or written) ``error: ...`` with exit 2, Ctrl-C ``interrupted`` with 130,
+    an unexpected exception (a bug) ``internal error: ...`` with 1 (TANGLEKIT_DEBUG=1 re-raises
+    it, traceback and all). A closed stdout (``| head -1``) ends quietly.
+    """
+    import errno
+    import os
+    import sys
+
+    click_exception, usage_error = _click_exceptions()
+    debug = os.environ.get(DEBUG_ENV, "") not in ("", "0")
+    watch_compiles()
+    command = typer.main.get_command(app)
+    try:
+        try:
+            with command.make_context(prog_name, list(args)) as ctx:
+                command.invoke(ctx)
+            sys.stdout.flush()  # a full disk or closed pipe on stdout shows here, not at exit
+            return 0
+        finally:
+            try:
+                sys.stdout.flush()
+            except (OSError, ValueError):
+                pass
+    except typer.Exit as e:
+        return e.exit_code
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except (KeyboardInterrupt, typer.Abort):
+        _say("interrupted")
+        return 130
     except TanglekitError as e:
-        typer.echo(f"error: {e}", err=True)
-        sys.exit(2)
-    except (FileNotFoundError, IsADirectoryError, PermissionError) as e:
-        typer.echo(f"error: {e.strerror}: {e.filename}", err=True)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
-        sys.exit(130)
+        _say(f"error: {one_line(e)}")
+        return 2
+    except usage_error as e:
+        if type(e).__name__ == "NoArgsIsHelpError":  # a bare group: show its help
+            typer.echo(e.format_message())
+            return 2
+        where = e.ctx.command_path if getattr(e, "ctx", None) is not None else prog_name
+        hint = f" (see '{where} --help')"
+        _say(f"error: {one_line(e.format_message())}{hint}")
+        return 2
+    except click_exception as e:
+        _say(f"error: {one_line(e.format_message())}")
+        return 2
+    except OSError as e:
+        if e.errno == errno.EPIPE or isinstance(e, BrokenPipeError):
+            _silence_stdout()  # the reader went away (| head): nothing more to say
+            return 141
+        if sys.stdout is not None and e.errno == errno.ENOSPC:
+            _silence_stdout()
+        _say(f"error: {one_line(_os_error_message(e))}")
+        return 2
+    except MemoryError:
+        _say("error: out of memory (ask for a smaller size, count or limit)")
+        return 2
+    except Exception as e:  # a bug: say so in one line, exit 1 (never 2, never a traceback)
+        if debug:
+            raise
+        _say(f"internal error: {one_line(f'{type(e).__name__}: {e}', MAX_MESSAGE - 60)} "
+             f"(set {DEBUG_ENV}=1 to see the traceback)")
+        return 1
+
+
+def run_app(app: typer.Typer) -> None:
+    """Console entry point of a typer app: ``execute`` on the command line, then exit."""
+    import sys
+
+    sys.exit(execute(app, sys.argv[1:]))
+
+
+# --- first-run notice: numba compiling a kernel (a cache miss) ------------------------------
+
+_COMPILE_STATE = {"hooked": False, "said": False}
+
+
+def _first_compile(dispatcher) -> bool:
+    """Whether this compile fills an empty disk cache. Code numba cannot cache (an `objmode`
+    block lifted out of a kernel is compiled on every run) and kernels whose cache index already
+    exists (a new signature) do not count: the notice must stay true."""
+    import os
+
+    cache = getattr(dispatcher, "_cache", None)
+    if cache is None or type(cache).__name__ == "NullCache":
+        return False
+    try:
+        return not os.path.exists(cache._cache_file._index_path)
+    except AttributeError:
+        return True
+
+
+def _compile_listener():
+    """A numba event listener that prints COMPILE_NOTICE once, on the first tanglekit kernel
+    compiled (numba fires "numba:compile" only on a cache miss, never when loading from cache)."""
+    from numba.core import event
+
+    class _Notice(event.Listener):
+        def on_start(self, ev):
+            if _COMPILE_STATE["said"]:
+                return
+            dispatcher = (ev.data or {}).get("dispatcher")
+            module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+            if module.split(".")[0] == __package__.split(".")[0] and _first_compile(dispatcher):
+                _COMPILE_STATE["said"] = True
+                _say(COMPILE_NOTICE)
+
+        def on_end(self, ev):
+            pass
+
+    event.register("numba:compile", _Notice())
+
+
+def watch_compiles() -> None:
+    """Arrange for COMPILE_NOTICE once numba is imported (now, or later by a command), without
+    importing numba here: a finder on sys.meta_path hooks numba's import."""
+    import importlib.abc
+    import sys
+
+    if _COMPILE_STATE["hooked"]:
+        return
+    _COMPILE_STATE["hooked"] = True
+    if "numba.core.event" in sys.modules:
+        _compile_listener()
+        return
+
+    class _AfterNumba(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target=None):
+            if name != "numba":
+                return None
+            sys.meta_path.remove(self)
+            spec = None
+            for finder in sys.meta_path:
+                find = getattr(finder, "find_spec", None)
+                spec = find(name, path, target) if find else None
+                if spec is not None:
+                    break
+            if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
+                return spec
+            loader_exec = spec.loader.exec_module
+
+            def exec_module(module):
+                loader_exec(module)
+                try:
+                    _compile_listener()
+                except Exception:  # the notice is a courtesy; never break numba's import
+                    pass
+
+            spec.loader.exec_module = exec_module
+            return spec
+
+    sys.meta_path.insert(0, _AfterNumba())

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import typer
 
+from .errors import TanglekitError
+
 
 def _zangle_deal(out: Path, seed: int) -> str:
     """A seeded 4 + 4 table from the default deck, written as a deal file."""
@@ -66,6 +68,8 @@ def run_demo(out: Path, seed: int) -> list[dict]:
     """Run every step's commands; returns one record per command (area, command, seconds)."""
     from .cli import app
 
+    if out.exists() and not out.is_dir():
+        raise TanglekitError(f"--out {out} is not a folder")
     out.mkdir(parents=True, exist_ok=True)
     command = typer.main.get_command(app)
     records = []

@@ -79,7 +79,7 @@ def _time_limit(value):
 
 @app.command("solve")
 def solve_cmd(
-    position: str = typer.Argument(..., help="Position text (rows by '/' or newline: . X O #), 'empty', a "
+    position: Optional[str] = typer.Argument(None, help="Position text (rows by '/' or newline: . X O #), 'empty', a "
                                    "position or puzzle ID, or a file (text or JSON)."),
     board: Optional[str] = typer.Option(None, "--board", "-b", help=BOARD_HELP),
     opening: Optional[str] = typer.Option(None, "--opening", help=OPENING_HELP),
@@ -89,8 +89,15 @@ def solve_cmd(
                                "(exact plies) or pns (df-pn: value only, plies null)."),
     option: Optional[List[str]] = typer.Option(None, "--option", help="Rule option NAME=VALUE (board, opening, max_counters)."),
     json_out: bool = typer.Option(False, "--json", help="Print {value, best_move, plies, nodes, complete, ...} as JSON."),
+    batch: Optional[str] = typer.Option(None, "--batch", help="Many positions: FILE or - with one position, ID, file or JSON position a line; JSON lines out."),
 ) -> None:
     """Solve a position exactly: value for the side to move, best move, plies to the end, nodes."""
+    if batch is not None:
+        from .cli_batch import run_batch
+
+        return run_batch(batch, solve_cmd, dict(locals()), "position", json_field="json_out", refuse=("proof",))
+    if position is None:
+        raise typer.BadParameter("give a position, 'empty', a puzzle ID or a file (or --batch FILE)", param_hint="POSITION")
     from .limits import Deadline, UsageError
     from .solver.qango_solve import QangoSolver, SolveResult, make_proof
 
@@ -105,7 +112,7 @@ def solve_cmd(
         solver = QangoSolver(pos.board, pos.allowed_first)
         res = solver.solve(pos, time_limit=deadline.remaining(), method=method)
     if proof is not None:
-        if res.value in ("win", "loss"):
+        if res.value in ("win", "loss", "draw"):
             import json
 
             doc = make_proof(pos, res, solver, max_nodes=20_000_000)
@@ -202,7 +209,7 @@ def _read_proof(file: Path):
 
 @app.command("verify-proof")
 def verify_proof_cmd(
-    file: Path = typer.Argument(..., help="Proof file written by `qango solve --proof`."),
+    file: Path = typer.Argument(..., help="Proof file written by `qango solve --proof` (win, loss, no-win or draw)."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """Check a proof tree with plain rules code (independent of the solver); exit 1 if it fails."""
@@ -219,10 +226,38 @@ def verify_proof_cmd(
     if json_out:
         print_json(rep)
     else:
-        typer.echo(("valid" if rep["ok"] else "INVALID") + f": claim {rep['claim']} within {rep['plies']} plies, "
+        what = {"no-win": f"{rep.get('side')} cannot force a win", "draw": "neither side can force a win"}.get(
+            rep["claim"], f"{rep['claim']} within {rep['plies']} plies")
+        typer.echo(("valid" if rep["ok"] else "INVALID") + f": claim {what}, "
                    f"{rep['nodes']} attacker nodes checked" + (f"; {rep['error']}" if rep["error"] else ""))
     if not rep["ok"]:
         raise typer.Exit(1)
+
+
+@app.command("table")
+def table_cmd(
+    json_out: bool = typer.Option(False, "--json", help="Print the table as JSON."),
+) -> None:
+    """The solved values of the empty boards (every board and opening) with their certificate files."""
+    from .solver.qango_table import solved_table
+
+    rows = solved_table()
+    if json_out:
+        print_json(rows)
+        return
+    for r in rows:
+        plies = r["plies"] if r["plies"] is not None else (
+            "> {} and <= {}".format(*r["plies_bounds"]) if r.get("plies_bounds") and r["plies_bounds"][1]
+            else "> {}".format(r["plies_bounds"][0]) if r.get("plies_bounds") else "-")
+        cert = f"{r['proof']} ({r['proof_bytes']} bytes)" if r.get("proof") else "-"
+        typer.echo(f"{r['board']:>6} {r['opening']:<16} {r['value']:<5} plies {plies}; proof {cert}")
+        for side, v in (r.get("no_win") or {}).items():
+            typer.echo(f"         {side} cannot force a win: proof {v['proof']} ({v['proof_bytes']} bytes)")
+        for fm in r.get("first_moves") or []:
+            cells = " ".join("[{},{}]".format(*c) for c in fm["cells"])
+            extra = f" in {fm['plies']}" if fm.get("plies") else ""
+            cert = f"; proof {fm['proof']} ({fm['proof_bytes']} bytes)" if fm.get("proof") else ""
+            typer.echo(f"         first counter {cells}: {fm['value']}{extra}{cert}")
 
 
 @app.command("show")

@@ -86,8 +86,8 @@ def check_text_arg(text: str, what: str = "argument", max_len: int = MAX_TEXT_AR
 
 def _name(p: Path) -> str:
     s = str(p)
-    if not s.isprintable():  # a path with control characters is quoted, so the message stays one line
-        return short(s, 120)
+    if not s.isprintable():  # a line break or control character in a name stays on one line
+        s = repr(s)[1:-1]
     return s if len(s) <= 120 else "…" + s[-100:]
 
 
@@ -293,10 +293,10 @@ def _loc(loc) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            name = str(part)
-            if not name.isprintable() or len(name) > 40:  # a hostile key never breaks the one line
-                name = short(name, 40)
-            out += ("." if out else "") + name
+            text = str(part)
+            if not (text.isprintable() and len(text) <= 40 and " " not in text):
+                text = short(text, 40)  # a hostile key: quoted, cut short, never a line break
+            out += ("." if out else "") + text
     return out
 
 

@@ -39,11 +39,16 @@ def check_number(name: str, value, *, minimum: float = 0, maximum: float | None 
     if integer and int(value) != value:
         raise UsageError(f"{name} must be a whole number, not {value}")
     if value < minimum:
-        raise UsageError(f"{name} must be at least {minimum:g}, not {value:g}" if abs(value) < 1e15
-                         else f"{name} must be at least {minimum:g}")
+        raise UsageError(f"{name} must be at least {_num(minimum)}, not {_num(value)}" if abs(value) < 1e15
+                         else f"{name} must be at least {_num(minimum)}")
     if maximum is not None and value > maximum:
-        raise UsageError(f"{name} must be at most {maximum:g}" + (f", not {value:g}" if abs(value) < 1e15 else ""))
+        raise UsageError(f"{name} must be at most {_num(maximum)}" + (f", not {_num(value)}" if abs(value) < 1e15 else ""))
     return int(value) if integer else value
+
+
+def _num(v) -> str:
+    """A bound as people write it: whole numbers in full with thousands separators (1,000,000)."""
+    return f"{int(v):,}" if float(v).is_integer() and abs(v) < 1e18 else f"{v:g}"
 
 
 def check_time_limit(value, name: str = "--time-limit"):

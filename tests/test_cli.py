@@ -92,7 +92,7 @@ def test_every_package_dir_is_listed_in_pyproject():
 def test_tile_count_json_exact_form():
     p = run("tile", "--region", "parallelogram:9x4", "--pieces", "hexiamonds", "--count", "--json", check_rc=0)
     d = json.loads(p.stdout)
-    assert set(d) == {"count", "count_up_to_symmetry", "backend", "seconds"}
+    assert set(d) == {"count", "count_up_to_symmetry", "backend", "seconds", "complete"} and d["complete"] is True
     assert d["count"] == 148 and d["count_up_to_symmetry"] is None and d["backend"] == "dlx"
     p = run("tile", "--region", "rect:20x3", "--pieces", "pentominoes", "--count", "--up-to-symmetry", "--json")
     d = json.loads(p.stdout)
@@ -115,3 +115,126 @@ def test_demo_runs_every_step(tmp_path):
         import xml.etree.ElementTree as ET
 
         ET.parse(svg)
+
+
+# --- one-line errors: usage, output, internal ---------------------------------------------------
+
+
+def _one_error_line(p, code=2):
+    lines = p.stderr.strip().splitlines()
+    assert p.returncode == code, (p.returncode, p.stderr)
+    assert len(lines) == 1 and lines[0].startswith("error: "), p.stderr
+    assert "Traceback" not in p.stderr and "╭" not in p.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["shapes", "enumerate"], "Missing argument"),
+        (["shapes", "enumerate", "3", "--no-such-flag"], "No such option"),
+        (["shapes", "enumerate", "three"], "'n'"),
+        (["tile", "--region"], "requires an argument"),
+        (["no-such-command"], "No such command"),
+    ],
+)
+def test_usage_errors_are_one_line_and_exit_2(args, needle):
+    line = _one_error_line(run(*args))
+    assert needle in line and "--help" in line
+
+
+def test_output_failures_are_one_line(tmp_path):
+    assert "No space left" in _one_error_line(run("shapes", "show", "##/##", "--svg", "/dev/full"))
+    long_name = str(tmp_path / ("a" * 300 + ".svg"))
+    line = _one_error_line(run("shapes", "show", "##/##", "--svg", long_name))
+    assert "File name too long" in line and len(line) <= 300
+    with open("/dev/full", "w") as full:  # stdout itself on a full disk
+        p = subprocess.run([sys.executable, "-m", "tanglekit.cli", "shapes", "enumerate", "6", "--json"],
+                           stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert "No space left" in _one_error_line(p)
+
+
+def test_broken_pipe_is_quiet():
+    p = subprocess.Popen([sys.executable, "-m", "tanglekit.cli", "shapes", "enumerate", "12"],  # 70 kB
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip()  # like `| head -1`: read one line, then go away
+    p.stdout.close()
+    err = p.stderr.read()
+    assert p.wait(timeout=120) == 141 and "Traceback" not in err and "Exception ignored" not in err, err
+
+
+def test_error_messages_never_echo_a_huge_input():
+    line = _one_error_line(run("shapes", "canon", "^v" * 50_000 + "x"))
+    assert len(line) <= 300
+
+
+def test_one_line_caps_words_and_length():
+    from tanglekit.cli_common import MAX_MESSAGE, one_line
+
+    assert one_line("a\n  b\tc") == "a b c"
+    cut = one_line("x" * 10_000 + ": not a shape")
+    assert cut.endswith("(10,001 chars) not a shape") and len(cut) < 120
+    assert len(one_line("word " * 1000)) == MAX_MESSAGE
+
+
+def test_internal_error_is_one_line_exit_1_and_debug_shows_the_traceback(monkeypatch, capsys):
+    import typer
+
+    from tanglekit.cli_common import execute
+
+    app = typer.Typer()
+
+    @app.command()
+    def boom() -> None:
+        raise RuntimeError("a bug\nover two lines")
+
+    monkeypatch.delenv("TANGLEKIT_DEBUG", raising=False)
+    assert execute(app, []) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["internal error: RuntimeError: a bug over two lines (set TANGLEKIT_DEBUG=1 to see the traceback)"]
+    monkeypatch.setenv("TANGLEKIT_DEBUG", "1")
+    with pytest.raises(RuntimeError, match="a bug"):
+        execute(app, [])
+
+
+def test_interrupt_prints_one_line_and_exits_130(monkeypatch, capsys):
+    import typer
+
+    from tanglekit.cli_common import execute
+
+    app = typer.Typer()
+
+    @app.command()
+    def wait() -> None:
+        raise KeyboardInterrupt
+
+    assert execute(app, []) == 130
+    assert capsys.readouterr().err == "interrupted\n"
+
+
+def test_ctrl_c_stops_a_census_and_keeps_its_checkpoint(tmp_path):
+    """SIGINT to the whole process group (as a terminal's Ctrl-C): one line 'interrupted', exit
+    130, no worker tracebacks; the checkpoint holds the finished chunks and a rerun resumes to the
+    same summary as an uninterrupted run."""
+    import os
+    import signal
+
+    from tanglekit.generators.tanglung import census
+
+    cp = tmp_path / "census.json"
+    args = ["tanglung", "census", "--sample", "1500", "--workers", "2", "--checkpoint", str(cp), "--json"]
+    p = subprocess.Popen([sys.executable, "-m", "tanglekit.cli", *args], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    t0 = time.monotonic()
+    while not cp.exists() and p.poll() is None and time.monotonic() - t0 < 240:
+        time.sleep(0.05)
+    os.killpg(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    if p.returncode == 0:
+        pytest.skip("the census finished before the signal arrived")
+    assert p.returncode == 130, (p.returncode, err)
+    assert err.strip().splitlines()[-1] == "interrupted" and "Traceback" not in err, err
+    held = json.loads(cp.read_text())
+    assert 1 <= len(held["done"]) < 3 and out == ""
+    resumed = run(*args, check_rc=0)
+    assert json.loads(resumed.stdout) == json.loads(json.dumps(census(sample=1500)))

@@ -1,0 +1,174 @@
+"""Every documented command runs as written: the `tanglekit ...` examples of README.md and
+docs/*.md (code blocks, command tables, and prose "Example: `...`") are executed in-process, page
+by page in a temporary folder holding a copy of examples/, in the order a reader meets them (a
+command may read what an earlier one on the same page wrote). Synopsis lines (`[--json]`,
+`A|B`, placeholders) are not examples and are left out. Interactive commands run with no input:
+they show the first position and end at the end of input. The test fails when the docs and the
+program drift apart; shipped example files must equal what examples/make_examples.py writes.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import re
+import shlex
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+EXAMPLES = ROOT / "examples"
+
+# Commands not run, with the reason (keep this list short and explicit).
+SKIP: dict[str, str] = {}
+# Commands that need an optional extra: skipped when its module is not installed.
+EXTRAS = {"--executor dask": "dask.distributed", "--executor ray": "ray"}
+
+
+@dataclass(frozen=True)
+class DocCommand:
+    page: str
+    line: int
+    text: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.page}:{self.line}:{self.text[10:60]}"
+
+    def argvs(self) -> list[list[str]]:
+        """The command's argument lists (a `&&` chain gives several), without `tanglekit`."""
+        out = []
+        for part in self.text.split("&&"):
+            words = shlex.split(part)
+            assert words and words[0] == "tanglekit", f"{self.id}: not a tanglekit command"
+            out.append(words[1:])
+        return out
+
+
+def _unquoted(text: str) -> str:
+    return re.sub(r"'[^']*'|\"[^\"]*\"", "''", text)
+
+
+def is_synopsis(text: str) -> bool:
+    """A usage line (`tanglekit zinga odds [--json]`, `GAME|ID`, `N`), not a runnable example."""
+    bare = _unquoted(text)
+    return ("[" in bare or "|" in bare or "..." in bare
+            or any(re.fullmatch(r"[A-Z][A-Z0-9_]*(\.[a-z]+)?", w) for w in bare.split()[1:]))
+
+
+def _strip_comment(line: str) -> str:
+    return re.sub(r"\s+#(\s.*)?$", "", line).strip()
+
+
+def extract(path: Path) -> list[DocCommand]:
+    """The runnable `tanglekit ...` examples of one page, in page order."""
+    found: list[DocCommand] = []
+    fence = None
+    for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = raw.strip()
+        if line.startswith("```"):
+            fence = None if fence is not None else line[3:].strip()
+            continue
+        candidates = []
+        if fence is not None:
+            if fence in ("", "sh", "bash", "shell", "console"):
+                text = line[2:] if line.startswith("$ ") else line
+                if text.startswith("tanglekit "):
+                    candidates.append(_strip_comment(text))
+        else:
+            for m in re.finditer(r"`(tanglekit [^`]+)`", raw):
+                if line.startswith("|") or re.search(r"Example:\s*$", raw[: m.start()]):
+                    candidates.append(m.group(1).strip())
+        for text in candidates:
+            if not is_synopsis(text):
+                found.append(DocCommand(path.name, n, text))
+    return found
+
+
+def all_commands() -> list[DocCommand]:
+    return [c for page in PAGES for c in extract(page)]
+
+
+# --- the extractor itself -------------------------------------------------------------------
+
+
+def test_extractor_finds_examples_and_leaves_synopses_out():
+    cmds = all_commands()
+    texts = [c.text for c in cmds]
+    assert len(cmds) >= 60, len(cmds)
+    assert {c.page for c in cmds} >= {"README.md", "qango.md", "tangle.md", "tanglung.md", "zangle.md", "zinga.md", "play.md"}
+    assert "tanglekit zinga analyze default --json" in texts  # a prose "Example:"
+    assert "tanglekit tanglung solo generate --difficulty easy --seed 1" in texts  # comment stripped
+    assert not any(is_synopsis(t) for t in texts)
+    assert is_synopsis("tanglekit zinga odds [--json]") and is_synopsis("tanglekit replay LOG")
+    assert not is_synopsis("tanglekit qango puzzle solve qango:6:k3#1")
+    assert DocCommand("x", 1, "tanglekit zinga game --out g.json && tanglekit zinga replay g.json").argvs() == [
+        ["zinga", "game", "--out", "g.json"], ["zinga", "replay", "g.json"]]
+
+
+# --- running them ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def page_folders(tmp_path_factory):
+    """One working folder per page (with a copy of examples/), shared by that page's commands."""
+    folders: dict[str, Path] = {}
+
+    def folder(page: str) -> Path:
+        if page not in folders:
+            f = tmp_path_factory.mktemp(page.replace(".", "_"))
+            shutil.copytree(EXAMPLES, f / "examples")
+            folders[page] = f
+        return folders[page]
+
+    return folder
+
+
+def _run(argv: list[str], monkeypatch, capsys) -> tuple[int, str, str]:
+    from tanglekit.cli import app
+    from tanglekit.cli_common import execute
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # interactive commands end at end of input
+    code = execute(app, argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("cmd", all_commands(), ids=lambda c: c.id)
+def test_documented_command_runs_as_written(cmd: DocCommand, page_folders, monkeypatch, capsys):
+    if cmd.text in SKIP:
+        pytest.skip(SKIP[cmd.text])
+    for flag, module in EXTRAS.items():
+        if flag in cmd.text and importlib.util.find_spec(module.split(".")[0]) is None:
+            pytest.skip(f"needs the optional extra {module}")
+    monkeypatch.chdir(page_folders(cmd.page))
+    monkeypatch.setenv("COLUMNS", "100")
+    for argv in cmd.argvs():
+        code, out, err = _run(argv, monkeypatch, capsys)
+        assert code == 0, f"{cmd.page} line {cmd.line}: `{cmd.text}` exited {code}\n{err[-2000:]}\n{out[-1000:]}"
+        assert "Traceback" not in err
+        if "--json" in argv and not any(a in argv for a in ("--svg", "--out", "--log", "--save", "--booklet")):
+            json.loads(out.strip().splitlines()[-1])  # a --json command prints JSON (last line)
+
+
+def test_shipped_examples_are_what_the_generator_writes():
+    spec = importlib.util.spec_from_file_location("make_examples", EXAMPLES / "make_examples.py")
+    make = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make)
+    shipped = sorted(p.name for p in EXAMPLES.glob("*.json"))
+    assert shipped == sorted(make.EXAMPLES), "examples/ and examples/make_examples.py list different files"
+    for name in make.EXAMPLES:
+        assert json.loads((EXAMPLES / name).read_text(encoding="utf-8")) == json.loads(make.render(name)), (
+            f"examples/{name} is stale: run python examples/make_examples.py")
+
+
+def test_every_example_file_is_named_by_the_docs():
+    text = "\n".join(p.read_text(encoding="utf-8") for p in PAGES)
+    for p in EXAMPLES.glob("*.json"):
+        assert f"examples/{p.name}" in text, f"examples/{p.name} is not used by any documented command"
