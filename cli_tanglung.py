@@ -268,7 +268,7 @@ def solo_generate(
     option: Optional[List[str]] = typer.Option(None, "--option", help=_OPTION_HELP),
     cards: Optional[str] = typer.Option(None, "--cards", help=_CARDS_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the challenge as JSON (a list for --count > 1)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Write the challenge file (read back by solo solve/coop/tour and play)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write the challenge file (read back by solo solve/coop/tour and play); with --count > 1 a folder, one file each."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Folder for a grid and a solution SVG per challenge."),
     booklet: Optional[Path] = typer.Option(None, "--booklet", help="Printable HTML booklet: a page per challenge, answers at the back."),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds for the whole run (0 = stop at once: no challenge, complete false)."),
@@ -305,9 +305,13 @@ def solo_generate(
                 typer.echo(f"{ch.id}  ({ch.seed_id})")
             typer.echo(f"stopped by the time limit after {len(chs)} of {count} challenges")
         return
-    if out is not None:
-        doc = chs[0].to_file() if count == 1 else [c.to_file() for c in chs]
-        write_text(out, json.dumps(doc, indent=1), "challenge file")
+    if out is not None:  # one challenge per file, so every file is read back as it is
+        if count == 1:
+            write_text(out, json.dumps(chs[0].to_file(), indent=1), "challenge file")
+        else:
+            for ch in chs:
+                write_text(out / f"tanglung-{ch.difficulty}-{ch.seed}.json", json.dumps(ch.to_file(), indent=1),
+                           "challenge file")
     if svg is not None:
         for ch in chs:
             stem = f"tanglung-{ch.difficulty}-{ch.seed}"

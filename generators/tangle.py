@@ -20,15 +20,14 @@ from __future__ import annotations
 import random
 
 from ..errors import FormatError, RuleError, SolverError
+from ..games.tangle.engine import PASS, TangleGame, TangleState
 from ..games.tangle.formats import PUZZLE
 from ..games.tangle.ids import encode_moves, game_from_params, position_from_moves, setup_params
-from ..jsonio import MAX_BYTES, check_text_arg, load_json_source, looks_like_json
-from .ids import Instance, ParsedId, looks_like_id, make_descriptive, make_seed, resolve, split_id
-from ..games.tangle.board import load_board, load_pieces
-from ..games.tangle.engine import PASS, TangleGame, TangleState
-from ..games.tangle.rules import TangleOptions
 from ..games.tangle.svg import COLOUR_NAMES
+from ..jsonio import MAX_BYTES, check_text_arg, load_json_source, looks_like_json
 from ..solver.tangle_search import best_turn
+from .ids import Instance, ParsedId, looks_like_id, make_descriptive, make_seed, resolve, split_id
+
 
 def building_position(game: TangleGame, moves: int, rng: random.Random) -> TangleState:
     """A reachable position after ``moves`` non-capturing placements that grow own open tiles."""

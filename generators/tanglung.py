@@ -226,12 +226,23 @@ def generate_challenges(
     return [generate_challenge(difficulty, seed + i, options, card_set, stats=stats) for i in range(count)]
 
 
+#: seconds a seed ID may take to regenerate (a printed one takes well under a second or a few)
+RESOLVE_SECONDS = 120
+
+
 def resolve_id(parsed: ParsedId) -> Instance:
     """The challenge a ``tanglung:`` ID stands for (seed form: generated again)."""
     where = f"ID {parsed.text[:60]}"
     difficulty, options, card_set = decode_params(parsed.flags(), parsed.values(), where)
     if parsed.is_seed:
-        ch = generate_challenge(difficulty or "medium", parsed.seed, options, card_set)
+        from ..limits import Deadline, LimitReached
+
+        try:  # an ID no generator printed may search long: bounded, said plainly
+            ch = generate_challenge(difficulty or "medium", parsed.seed, options, card_set,
+                                    deadline=Deadline(RESOLVE_SECONDS))
+        except LimitReached:
+            raise parsed.error(f"regenerating it takes more than {RESOLVE_SECONDS} s "
+                               "(no such challenge is found quickly with these parameters)") from None
         return Instance(KIND, ch.spec(), ch.id, ch.seed_id, {"challenge": ch})
     layout = decode_description(parsed.description, options, card_set, where)
     spec = ChallengeSpec(layout, options, card_set, difficulty)
@@ -464,6 +475,7 @@ def _save_checkpoint(path: Path, state: dict) -> None:
 
     tmp = path.with_suffix(path.suffix + ".tmp")
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         tmp.write_text(json.dumps(with_checksum(tagged(CENSUS_FORMAT, state))), encoding="utf-8")
         tmp.replace(path)
     except OSError as e:

@@ -126,7 +126,7 @@ def solve_coop(
 
     ``starts`` = (cell of the box that moves first, cell of the other); None tries both
     orders on the first two Roosters and keeps the shorter (ties: the first). ``max_states``
-    (0 = none) and ``deadline`` (a limits.Deadline or seconds) stop the search: the result then
+    (0 = stop at once) and ``deadline`` (a limits.Deadline or seconds) stop the search: the result then
     has ``complete`` False and unknown moves."""
     max_states = check_count(max_states, "max_states", minimum=0)
     deadline = as_deadline(deadline)

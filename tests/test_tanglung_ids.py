@@ -96,3 +96,19 @@ def test_generated_file_accepted_by_every_consumer(tmp_path, opts, cards):
 def test_round_trip_sweep(grade, opts, cards):
     ch = generate_challenge(grade, 11, TanglungOptions(**opts), parse_card_counts(cards) if cards else None)
     assert_round_trip(ch)
+
+
+def test_count_out_folder_one_file_each(tmp_path):
+    code, out, err = run_cli(["tanglung", "solo", "generate", "--count", "2", "--seed", "3", "--json",
+                              "--out", str(tmp_path / "set")])
+    assert code == 0, err
+    listed = json.loads(out)
+    files = sorted((tmp_path / "set").glob("*.json"))
+    assert [f.name for f in files] == ["tanglung-medium-3.json", "tanglung-medium-4.json"]
+    for f, ch in zip(files, listed):
+        code, out, err = run_cli(["tanglung", "solo", "solve", str(f), "--json"])
+        assert code == 0 and json.loads(out)["optimal_tours"] == ch["optimal_tours"], err
+    both = tmp_path / "both.json"
+    both.write_text(json.dumps(listed))
+    code, _, err = run_cli(["tanglung", "solo", "solve", str(both)])
+    assert code == 2 and "holds 2 challenges" in err

@@ -150,7 +150,8 @@ def challenge_from_document(data, where: str):
 
     if isinstance(data, list):
         if len(data) != 1:
-            raise FormatError(f"{where}: holds {len(data)} challenges; give a file with one")
+            raise FormatError(f"{where}: holds {len(data)} challenges; give a file with one "
+                              "(solo generate --count N --out FOLDER writes one file each)")
         data = data[0]
     expect_format(data, CHALLENGE_FORMAT, where)
     doc = validate(data, CHALLENGE_FORMAT.schema(), where, CHALLENGE_FORMAT.title)
