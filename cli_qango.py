@@ -53,6 +53,13 @@ def _position(spec: str, board, opening: Optional[str], max_counters=None):
 
     pos, puz, src_opening = read_position_source(spec, board)
     b = pos.board
+    if board is not None and b is not board:
+        from .games.qango.position import _same_board
+
+        if not _same_board(replace(b, max_counters=board.max_counters), board):
+            from .errors import FormatError
+
+            raise FormatError(f"the position is on {b.title}, but --board gives {board.title}")
     if max_counters is not None:
         b = replace(b, max_counters=max_counters)
     if opening is not None:
@@ -192,11 +199,11 @@ def _read_proof(file: Path):
     raw = read_bytes(file, "QANGO proof")
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(raw)) as fh:
-            data = fh.read(MAX_BYTES * 4 + 1)
+            data = fh.read(MAX_BYTES + 1)
     except (OSError, EOFError, zlib.error) as e:
         raise FormatError(f"{file}: not a gzip file ({e})") from None
-    if len(data) > MAX_BYTES * 4:
-        raise FormatError(f"{file}: decompresses to more than {MAX_BYTES * 4 // 2**20} MiB, not a QANGO proof")
+    if len(data) > MAX_BYTES:
+        raise FormatError(f"{file}: decompresses to more than {MAX_BYTES // 2**20} MiB, not a QANGO proof")
     return parse_json_text(decode_text(data, str(file), "QANGO proof"), str(file), "QANGO proof")
 
 

@@ -38,6 +38,8 @@ def short(value: Any, limit: int = MAX_SHOWN) -> str:
 def read_bytes(path: str | Path, what: str = "file", max_bytes: int = MAX_BYTES) -> bytes:
     """The bytes of a file, refusing folders, devices that never end and files over ``max_bytes``."""
     p = Path(path)
+    if "\x00" in str(p):
+        raise FormatError(f"{_name(p)}: a path cannot contain a NUL character")
     try:
         if p.is_dir():
             raise FormatError(f"{_name(p)}: is a folder, expected a {what}")

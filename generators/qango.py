@@ -325,6 +325,9 @@ def load_board_spec(spec) -> Board:
     return load_board(text)
 
 
+CHECK_NODES = 50_000_000  # node budget for checking a descriptive puzzle ID (a real one needs far fewer)
+
+
 def _puzzle_from_position(pos: Position, k: int, opening: str, parsed: ParsedId | None = None) -> Puzzle:
     """Check "the side to move wins in exactly k, with one winning first move" and build the puzzle."""
     from ..solver.qango_solve import QangoSolver
@@ -333,7 +336,9 @@ def _puzzle_from_position(pos: Position, k: int, opening: str, parsed: ParsedId 
     if pos.is_over():
         raise FormatError(f"puzzle {short(where)}: the game is already over")
     s = QangoSolver(pos.board, pos.allowed_first, tt_bits=18)
-    res = s.solve(pos, max_plies=2 * k - 1, node_limit=50_000_000)
+    res = s.solve(pos, max_plies=2 * k - 1, node_limit=CHECK_NODES)
+    if res.value == "unknown" and res.nodes >= CHECK_NODES:
+        raise FormatError(f"puzzle {short(where)}: not decided within {CHECK_NODES:,} nodes, so not a puzzle")
     if res.value != "win" or res.plies != 2 * k - 1:
         raise FormatError(f"puzzle {short(where)}: the side to move does not win in exactly {k}")
     me, opp = pos.sides()

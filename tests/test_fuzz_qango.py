@@ -234,3 +234,46 @@ def test_hypothesis_proof_shapes(doc, tmp_path_factory):
     assert code in (1, 2), (code, out, err)
     if code == 2:
         assert len(err.strip().splitlines()) == 1 and not out.strip()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(text=hostile_text)
+def test_hypothesis_board_and_puzzle_arguments(text, tmp_path_factory):
+    """Made-up BOARD and puzzle arguments: a board name shows that board, anything else is refused."""
+    from tanglekit.games.qango.board import BOARD_ALIASES
+
+    tmp = tmp_path_factory.mktemp("qarg")
+    if text.strip().lower() in BOARD_ALIASES:
+        code, out, err = run_cli(["qango", "board", "show", text], tmp)
+        assert code == 0, err
+    else:
+        assert_refused(["qango", "board", "show", text], tmp)
+    assert_refused(["qango", "puzzle", "solve", text], tmp)
+
+
+def test_untagged_files_of_other_games_are_not_claimed():
+    """The QANGO sniffers claim only QANGO-shaped documents, so other games' untagged files are
+    not refused as QANGO files by their own readers."""
+    from tanglekit.jsonio import identify
+
+    for doc in ({"position": {"cells": [1, 2]}}, {"x": 1, "y": 2}, {"board": "tangle-default", "position": "P1 at 3"},
+                {"width": 5, "height": 5, "triples": [], "pieces": []}, {"k": 3, "key_move": [1, 2], "id": "tangle:x"}):
+        assert identify(doc) is None or not identify(doc).tag.startswith("tanglekit/qango"), doc
+    assert identify({"board": "6", "position": "empty"}).tag == "tanglekit/qango-position"
+
+
+def test_hostile_gzip_proofs_refused(tmp_path):
+    import gzip
+
+    cases = {
+        "garbage.json.gz": b"not gzip at all",
+        "truncated.json.gz": gzip.compress(b'{"format": "tanglekit-qango-proof"}')[:-6],
+        "bomb.json.gz": gzip.compress(b" " * (33 * 2**20), compresslevel=1),
+        "binary.json.gz": gzip.compress(bytes(range(256)) * 8),
+        "list.json.gz": gzip.compress(b"[1, 2, 3]"),
+        "other.json.gz": gzip.compress(json.dumps({"format": "tanglekit/zinga-sheets", "sheets": []}).encode()),
+    }
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+    for name in cases:
+        assert_refused(["qango", "verify-proof", str(tmp_path / name)], tmp_path)

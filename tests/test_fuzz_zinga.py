@@ -287,3 +287,13 @@ _GAME_CACHE: dict = {}
 def _cache_game(tmp):
     _GAME_CACHE["g"] = json.dumps(_game_doc(tmp))
     return _GAME_CACHE["g"]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(text=hostile_text)
+def test_hypothesis_sheet_arguments(text, tmp_path_factory):
+    """Made-up SHEETS arguments (paths, IDs, text): refused, never a traceback or a regeneration."""
+    tmp = tmp_path_factory.mktemp("zarg")
+    if text.strip() == "default":
+        return
+    assert_refused(["zinga", "sheets", "show", text], tmp)

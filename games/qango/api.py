@@ -73,7 +73,9 @@ class QangoState(EngineState):
         return a
 
     def _snapshot(self):
-        return self.engine.position.to_json()
+        # the form states were saved with before position files had a tag: saved states keep replaying
+        p = self.engine.position
+        return {"board": p.board.name, "position": p.to_text(), "to_move": p.to_move}
 
     def __str__(self) -> str:
         p = self.engine.position

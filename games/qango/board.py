@@ -264,8 +264,12 @@ def _board_model():
     return BoardModel
 
 
+_BOARD_KEYS = {"name", "title", "width", "height", "off_board", "triples", "max_counters", "openings", "colours",
+               "source", "id", "seed_id", "kind"}
+
+
 def _sniff_board(d) -> bool:
-    return isinstance(d, dict) and "triples" in d and "width" in d and "height" in d
+    return isinstance(d, dict) and {"triples", "width", "height"} <= set(d) <= _BOARD_KEYS
 
 
 BOARD_FORMAT = register_format("tanglekit/qango-board", 1, "QANGO board", _board_model, _sniff_board)
@@ -371,7 +375,11 @@ def load_board(spec: "str | Path | dict | Board | None" = None) -> Board:
         raise FormatError(f"board ID {short(str(spec))}: read it with generators.qango.load_board_spec "
                           "(the command line does)")
     path = Path(str(spec))
-    if path.suffix == ".json" or path.exists():
+    try:
+        is_file = path.suffix == ".json" or path.exists()
+    except (OSError, ValueError):  # a name too long for the file system is not a board file either
+        is_file = False
+    if is_file:
         return board_from_json(read_json_file(path, "board file"), where=str(path))
     raise FormatError(f"unknown board {short(str(spec))}: use 6, 7, 7plus, a board ID or a JSON board file")
 

@@ -42,8 +42,15 @@ def _position_model():
     return PositionModel
 
 
+_POSITION_KEYS = {"board", "position", "x", "o", "to_move", "side", "opening", "outcome", "id"}
+
+
 def _sniff_position(d) -> bool:
-    return isinstance(d, dict) and ("position" in d or "x" in d) and "k" not in d and "triples" not in d
+    """An untagged QANGO position: only position keys, and the counters as rows or cell lists."""
+    if not isinstance(d, dict) or not set(d) <= _POSITION_KEYS or not ("position" in d or "x" in d):
+        return False
+    text = d.get("position")
+    return text is None or (isinstance(text, str) and set(text) <= set(".XOxo#/\n -_") or text == "empty")
 
 
 POSITION_FORMAT = register_format("tanglekit/qango-position", 1, "QANGO position", _position_model, _sniff_position)

@@ -40,7 +40,8 @@ def _puzzle_model():
 
 
 def _sniff_puzzle(d) -> bool:
-    return isinstance(d, dict) and "k" in d and ("key_move" in d or "best_move" in d) and "id" in d
+    return (isinstance(d, dict) and "k" in d and ("key_move" in d or "best_move" in d)
+            and isinstance(d.get("id"), str) and d["id"].startswith("qango:"))
 
 
 PUZZLE_FORMAT = register_format("tanglekit/qango-puzzle", 1, "QANGO puzzle", _puzzle_model, _sniff_puzzle)

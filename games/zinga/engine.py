@@ -38,7 +38,8 @@ def _game_model():
 
 
 GAME_FORMAT = register_format("tanglekit/zinga-game", 1, "Zinga game", _game_model,
-                              lambda d: isinstance(d, dict) and {"sheets", "moves", "first"} <= set(d))
+                              lambda d: isinstance(d, dict) and {"sheets", "moves", "first"} <= set(d)
+                              <= {"sheets", "moves", "first", "options"})
 
 MOVE_KINDS = ("roll", "claim", "silent", "correct", "none", "stop", "go", "bonus", "cancel",
               "accept", "announce", "take")
