@@ -13,8 +13,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 # Rank of each layer; the package root's plain modules (errors, jsonio, limits) sit below all.
+# The web app and the benchmarks sit beside the CLI at the top (`tanglekit bench` runs the
+# benchmark scripts, `tanglekit serve` the web app).
 RANK = {"base": 0, "shapes": 1, "games": 2, "solver": 3, "generators": 4, "web": 5, "cli": 5,
-        "benchmarks": 6}
+        "benchmarks": 5}
 
 
 def layer_of(module: str) -> str | None:
