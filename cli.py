@@ -39,6 +39,9 @@ for _name in ("zangle", "tanglung", "qango", "zinga", "tangle"):
 from .cli_play import register as _register_play  # noqa: E402  play, match, replay, bots
 
 _register_play(app)
+from .cli_serve import register as _register_serve  # noqa: E402  serve
+
+_register_serve(app)
 
 
 def _version(value: bool) -> None:
@@ -83,9 +86,16 @@ def shapes_enumerate(
     svg: Optional[Path] = typer.Option(None, help="Write a sheet of the shapes as SVG."),
 ) -> None:
     """Enumerate (or count) the polyforms of size N. Example: tanglekit shapes enumerate 6."""
+    from .limits import UsageError
+
     if n < 1:
-        raise TanglekitError("size N must be at least 1")
+        raise UsageError("size N must be at least 1")
+    if not count and n > 12:
+        raise UsageError("listing shapes is limited to N <= 12; use --count for larger N")
+    if by_size and not count:
+        raise UsageError("--by-size goes with --count")
     if count:
+        _check_count_size(n, lattice.value)
         from .shapes.enumerate import count_polyforms, count_polyforms_by_size
 
         if by_size:
@@ -102,9 +112,11 @@ def shapes_enumerate(
         else:
             typer.echo(f"{c} {kind.value} {_plural(lattice.value, n)}")
         return
-    if n > 12:
-        raise TanglekitError("listing shapes is limited to N <= 12; use --count for larger N")
-    from .shapes.enumerate import iter_polyforms
+    from .shapes.enumerate import count_polyforms, iter_polyforms
+
+    if n > 8 and count_polyforms(n, lattice.value, kind.value) > MAX_LISTED:
+        raise UsageError(f"there are {count_polyforms(n, lattice.value, kind.value):,} {kind.value} "
+                         f"{_plural(lattice.value, n)}: listing is limited to {MAX_LISTED:,} shapes; use --count")
     from .shapes.notation import format_shape
 
     shapes = sorted(iter_polyforms(n, lattice.value, kind.value))
@@ -134,6 +146,28 @@ def shapes_enumerate(
         for s in shapes:
             typer.echo(format_shape(s, style="line"))
     typer.echo(f"{len(shapes)} {kind.value} {_plural(lattice.value, n)}")
+
+
+MAX_LISTED = 200_000  # shapes one listing may hold
+# The count kernel's cost grows about 3.5x (triangle) and 4x (square) per size; the largest
+# sizes counted here take minutes on one core, the next would take most of an hour.
+MAX_COUNT_SIZE = {"triangle": 21, "square": 18}
+_COUNT_SECONDS = {"triangle": (17, 2.0, 3.5), "square": (16, 28.0, 4.0)}  # size, seconds, growth
+
+
+def _check_count_size(n: int, lattice: str) -> None:
+    """Refuse sizes whose count cannot finish in reasonable time; warn when it takes a while."""
+    cap = MAX_COUNT_SIZE[lattice]
+    if n > cap:
+        from .limits import UsageError
+
+        raise UsageError(f"counting {_plural(lattice, n)} would take hours or more; --count is "
+                         f"limited to N <= {cap} on the {lattice} lattice")
+    size, secs, growth = _COUNT_SECONDS[lattice]
+    est = secs * growth ** (n - size)
+    if est > 20:
+        minutes = f"{est / 60:.0f} minutes" if est >= 90 else f"{est:.0f} seconds"
+        typer.echo(f"counting size {n} takes about {minutes} on one core (no progress is shown)", err=True)
 
 
 def _plural(lattice: str, n: int) -> str:
@@ -212,8 +246,8 @@ class Backend(str, Enum):
 
 @app.command("tile")
 def tile(
-    region: str = typer.Option(..., "--region", help="rect:WxH, parallelogram:AxB, triangle:N, hexagon:N or FILE."),
-    pieces: str = typer.Option(..., "--pieces", help="pentominoes, hexiamonds, ... or a JSON file of shapes."),
+    region: Optional[str] = typer.Option(None, "--region", help="rect:WxH, parallelogram:AxB, triangle:N, hexagon:N or FILE."),
+    pieces: Optional[str] = typer.Option(None, "--pieces", help="pentominoes, hexiamonds, ... or a JSON file of shapes."),
     each: Each = typer.Option(Each.exactly, "--each", help="How often each piece is used."),
     no_mirror: bool = typer.Option(False, "--no-mirror", help="Pieces may rotate but not flip."),
     first: bool = typer.Option(False, "--first", help="One solution (the default)."),
@@ -224,29 +258,58 @@ def tile(
     backend: Backend = typer.Option(Backend.auto, "--backend", help="dlx (numba dancing links) or cpsat."),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Stop after S seconds (result marked incomplete)."),
     workers: Optional[int] = typer.Option(
-        None, "--workers", min=1, help="With --count: processes the count is split over (default: all CPUs)."
+        None, "--workers", help="With --count: processes the count is split over (default, or 0: all CPUs)."
     ),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the solution(s) as SVG."),
+    batch: Optional[str] = typer.Option(
+        None, "--batch", help="Many problems: FILE or - with one region, or a JSON object of tile options, a line."
+    ),
 ) -> None:
     """Tile a region with polyform pieces. Example: tanglekit tile --region rect:10x6 --pieces pentominoes --count."""
+    if batch is not None:
+        from .cli_batch import run_batch
+
+        # each problem runs on one process: the batch itself spreads the problems over the CPUs
+        return run_batch(batch, tile, dict(locals()), "region", refuse=("svg",),
+                         forced={"workers": 1}, workers=workers, object_keys=True,
+                         exclusive=("first", "all_", "count"))
+    if region is None or pieces is None:
+        raise typer.BadParameter("give --region and --pieces (or --batch FILE)", param_hint="--region")
+
+    from .limits import Deadline, LimitReached, UsageError, check_count
+
+    deadline = Deadline(time_limit)  # first: the limit covers parsing and placement generation too
     if sum([first, all_, count]) > 1:
-        raise TanglekitError("choose one of --first, --all and --count")
-    if limit is not None and limit < 1:
-        raise TanglekitError("--limit must be at least 1")
+        raise UsageError("choose one of --first, --all and --count")
+    limit = check_count(limit, "--limit", minimum=1, maximum=10**12, allow_none=True)
+    if limit is not None and not (all_ or count):
+        raise UsageError("--limit goes with --all or --count")
     from .solver.tiling import parse_region, piece_set, solve_tiling
 
     reg = parse_region(region)
-    shapes = piece_set(pieces, reg.lattice.name)
+    shapes = piece_set(pieces, reg.lattice.name, mirror=not no_mirror)
+    _check_tiling_size(reg, shapes, not no_mirror)
     query = "count" if count else "all" if all_ else "first"
     if count and workers is None:
         from .solver.parallel import default_workers
 
         workers = default_workers()
-    res = solve_tiling(
-        reg, shapes, each=each.value, mirror=not no_mirror, query=query, limit=limit,
-        up_to_symmetry=up_to_symmetry, backend=backend.value, time_limit=time_limit, workers=workers,
-    )
+    if workers is not None:
+        from .limits import check_workers
+
+        workers = check_workers(workers)
+    try:
+        deadline.check("set-up")
+        res = solve_tiling(
+            reg, shapes, each=each.value, mirror=not no_mirror, query=query, limit=limit,
+            up_to_symmetry=up_to_symmetry, backend=backend.value, time_limit=time_limit, workers=workers,
+            deadline=deadline,
+        )
+    except LimitReached:
+        _tile_stopped(query, backend.value, deadline, as_json, up_to_symmetry)
+        return
+    res.seconds = deadline.elapsed()
     if svg is not None and res.solutions:
         from .shapes.render import svg_tiling, svg_tiling_sheet
 
@@ -255,7 +318,10 @@ def tile(
         else:
             write_text(svg, svg_tiling_sheet([(reg, s.placed) for s in res.solutions], cols=4))
     if as_json:
-        print_json(res.summary() if count else res.to_json())
+        out = res.summary() if count else res.to_json()
+        if not res.complete:
+            out["reason"] = "time limit" if deadline.expired() else "limit"
+        print_json(out)
         return
     if count:
         prefix = "" if res.complete else "at least "
@@ -277,6 +343,37 @@ def tile(
         typer.echo("")
     more = "" if res.complete else " (limit reached)"
     typer.echo(f"{len(res.solutions)} solution{'s' if len(res.solutions) != 1 else ''}{more}")
+
+
+MAX_PLACEMENTS = 3_000_000  # rows of the exact-cover matrix a tiling may have
+
+
+def _check_tiling_size(reg, shapes, mirror: bool) -> None:
+    """Refuse a tiling whose placements would not fit in memory (estimated before generating)."""
+    kind = "free" if mirror else "one-sided"
+    est = 0
+    for p in shapes:
+        if p.area > reg.area:
+            continue
+        est += len(p.orientations(kind)) * reg.area
+        if est > MAX_PLACEMENTS:
+            raise TanglekitError(f"this tiling would have more than {MAX_PLACEMENTS:,} placements "
+                                 f"({len(shapes)} pieces in {reg.area:,} cells); use a smaller region or piece set")
+
+
+def _tile_stopped(query: str, backend: str, deadline, as_json: bool, up_to_symmetry: bool) -> None:
+    """The answer when the time limit ran out in set-up: nothing known, said so."""
+    seconds = round(deadline.elapsed(), 4)
+    if as_json:
+        if query == "count":
+            out = {"count": None, "count_up_to_symmetry": None, "backend": backend, "seconds": seconds,
+                   "complete": False, "reason": "time limit"}
+        else:
+            out = {"count": None, "count_up_to_symmetry": None, "backend": backend, "seconds": seconds,
+                   "complete": False, "symmetry_order": None, "solutions": [], "reason": "time limit"}
+        print_json(out)
+        return
+    typer.echo(f"stopped: the time limit ({deadline.seconds:g} s) ran out while setting up; nothing found")
 
 
 # --- demo ---------------------------------------------------------------------------------
@@ -304,37 +401,69 @@ def demo(
 @app.command("bench")
 def bench(
     name: Optional[str] = typer.Argument(None, help="Benchmark name (file in benchmarks/); all if omitted."),
-    quick: bool = typer.Option(False, "--quick", help="Smaller sizes, for a fast look."),
-    record: bool = typer.Option(
-        False, "--record", help="Also store each table in benchmarks/RESULTS.md with its command."
+    quick: bool = typer.Option(False, "--quick", help="Smaller sizes, for a fast look (says what it leaves out)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the tables as JSON (rows of numbers) instead of Markdown."),
+    as_csv: bool = typer.Option(False, "--csv", help="Print the tables as CSV instead of Markdown."),
+    record: Optional[Path] = typer.Option(
+        None, "--record", help="Also store each table with its command in this Markdown file (e.g. benchmarks/RESULTS.md)."
     ),
 ) -> None:
     """Run the benchmark scripts and print their tables. Example: tanglekit bench enumerate --quick."""
     import contextlib
     import importlib
     import io
+    import time
 
+    from .benchmarks._table import parse_markdown, peak_rss_mib, to_csv
+
+    if as_json and as_csv:
+        raise TanglekitError("choose one of --json and --csv")
+    if record is not None:
+        target = record.resolve()
+        if record.suffix.lower() != ".md":
+            raise TanglekitError("--record takes a Markdown file (.md)")
+        if "site-packages" in target.parts or "dist-packages" in target.parts:
+            raise TanglekitError(f"--record {record}: will not write into an installed package")
     here = Path(__file__).resolve().parent / "benchmarks"
     names = sorted(p.stem for p in here.glob("*.py") if not p.stem.startswith("_"))
     if name is not None:
         if name not in names:
             raise TanglekitError(f"no benchmark {name!r}; available: {', '.join(names) or 'none'}")
         names = [name]
+    docs = []
     for nm in names:
         mod = importlib.import_module(f"{__package__}.benchmarks.{nm}")
-        typer.echo(f"## {nm}\n")
         buf = io.StringIO()
+        c0, t0 = time.process_time(), time.perf_counter()
         with contextlib.redirect_stdout(buf):
             mod.main(["--quick"] if quick else [])
-        typer.echo(buf.getvalue())
-        if record:
-            command = f"tanglekit bench {nm}" + (" --quick" if quick else "")
-            _record_result(here / "RESULTS.md", nm, command, buf.getvalue())
+        cpu, wall = time.process_time() - c0, time.perf_counter() - t0
+        text = buf.getvalue()
+        footer = (f"Run: {wall:.1f} s wall, {cpu:.1f} s CPU in this process; peak memory of the bench "
+                  f"process so far {peak_rss_mib():.0f} MiB (of its finished child processes "
+                  f"{peak_rss_mib(children=True):.0f} MiB).")
+        command = f"tanglekit bench {nm}" + (" --quick" if quick else "")
+        if as_json or as_csv:
+            doc = parse_markdown(text)
+            doc.update(benchmark=nm, command=command, quick=quick, wall_s=round(wall, 3), cpu_s=round(cpu, 3),
+                       peak_rss_mib=round(peak_rss_mib(), 1))
+            docs.append(doc)
+            if as_csv:
+                typer.echo(to_csv(doc, nm), nl=False)
+        else:
+            typer.echo(f"## {nm}\n")
+            typer.echo(text)
+            typer.echo(footer + "\n")
+        if record is not None:
+            _record_result(record, nm, command, text + "\n" + footer)
+    if as_json:
+        print_json(docs if name is None else docs[0])
 
 
 def _record_result(path: Path, name: str, command: str, table: str) -> None:
-    """Replace (or add) the section of one benchmark in RESULTS.md."""
+    """Replace (or add) the section of one benchmark in a Markdown results file."""
     import datetime
+    import os
     import platform
     import re
 
@@ -342,13 +471,13 @@ def _record_result(path: Path, name: str, command: str, table: str) -> None:
     stamp = datetime.date.today().isoformat()
     section = (
         f"## {name}\n\nCommand: `{command}` ({stamp}, {platform.machine()}, "
-        f"{platform.python_implementation()} {platform.python_version()}, 2-core shared machine)\n\n"
+        f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} CPUs, "
+        f"load average {os.getloadavg()[0]:.1f} at the end)\n\n"
         f"{table.strip()}\n\n"
     )
     pattern = re.compile(rf"^## {re.escape(name)}\n.*?(?=^## |\Z)", re.S | re.M)
     text = pattern.sub(lambda _: section, text) if pattern.search(text) else text + section
-    path.write_text(text, encoding="utf-8")
-    typer.echo(f"recorded in {path}", err=True)
+    write_text(path, text, "benchmark results")
 
 
 def main() -> None:

@@ -18,9 +18,16 @@ _OPTION_HELP = "Rule option or set-up value NAME=VALUE (repeatable), e.g. player
 
 def _params(pairs) -> dict:
     """--option pairs; whole numbers become ints (players=3), everything else stays text."""
+    from .jsonio import check_text_arg
+
     out = {}
     for k, v in parse_options(pairs).items():
-        out[k] = int(v) if v.lstrip("-").isdigit() else v
+        if len(k) > 40:
+            from .errors import FormatError
+
+            raise FormatError(f"--option {k[:40]}...: an option name is a short word")
+        check_text_arg(v, f"--option {k[:40]}", 10_000)
+        out[k] = int(v) if v.lstrip("-").isdigit() and len(v) <= 18 else v
     return out
 
 
@@ -28,6 +35,10 @@ def _split(values: Optional[List[str]]) -> list[str]:
     out: list[str] = []
     for v in values or []:
         out += [x.strip() for x in v.split(",") if x.strip()]
+    if len(out) > 64 or any(len(x) > 40 for x in out):
+        from .errors import FormatError
+
+        raise FormatError("bots: at most 64 seats, each a short bot name (see `tanglekit bots`)")
     return out
 
 
@@ -43,7 +54,10 @@ def play(
     """Play any game in the terminal: a drawn board, numbered moves or the game's notation,
     `undo`, `hint`, `moves`, `quit`. Example: tanglekit play qango --bots human,strong."""
     from .generators.play import PlaySession, default_seats, resolve_start
+    from .limits import check_count, check_number
 
+    seed = check_number("--seed", seed, minimum=0, maximum=2**63 - 1, integer=True, allow_none=False)
+    max_list = check_count(max_list, "--list", maximum=10_000)
     start = resolve_start(game, _params(option), seed)
     seats = default_seats(start, _split(bots))
     run_session(PlaySession(start, seats, seed, max_list=max_list), log, as_json)
@@ -92,11 +106,17 @@ def match(
 ) -> None:
     """Bot against bot over N seeded games: wins, draws and mean returns per bot.
     Example: tanglekit match qango strong random --games 20 --json."""
-    from .errors import TanglekitError
+    from .games import game_names
+    from .jsonio import short
+    from .limits import check_count, check_number
     from .solver.match import run_match
 
-    if games < 1:
-        raise TanglekitError("--games must be at least 1")
+    games = check_count(games, "--games", maximum=100_000)
+    seed = check_number("--seed", seed, minimum=0, maximum=2**63 - 1, integer=True, allow_none=False)
+    if game not in game_names():
+        from .errors import FormatError
+
+        raise FormatError(f"unknown game {short(game)} (games: {', '.join(game_names())})")
     with progress(games, f"{game}: {' v '.join(bots)}", enabled=not as_json) as advance:
         res = run_match(game, _split(bots), games, seed, _params(option), rotate=not fixed, progress=advance)
     if as_json:
@@ -110,16 +130,10 @@ def replay(
     as_json: bool = typer.Option(False, "--json", help="Print {game, moves, over, returns}."),
 ) -> None:
     """Replay a play log, checking every move with the engine; prints the final position."""
-    from .errors import FormatError
-    from .generators.play import replay_log
+    from .generators.play import read_log, replay_log
 
-    try:
-        data = json.loads(log.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as e:
-        raise FormatError(f"{log}: not valid JSON ({e.msg} at line {e.lineno})") from None
-    if not isinstance(data, dict):
-        raise FormatError(f"{log}: a play log is a JSON object")
-    st = replay_log(data, str(log))
+    data, where = read_log(str(log))
+    st = replay_log(data, where)
     over = st.is_terminal()
     out = {"game": data.get("game"), "moves": len(data.get("moves") or []), "over": over,
            "returns": st.returns() if over else None}

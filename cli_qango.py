@@ -24,73 +24,88 @@ BOARD_HELP = "Board: 6, 7, 7plus or a JSON board file (default: from the positio
 OPENING_HELP = "Opening rule for the first counter (standard, castle, tournament, professionals-1/2, edges)."
 
 
-def _options(board: Optional[str], opening: Optional[str], option: Optional[List[str]]):
+def _board_rules(board: Optional[str], opening: Optional[str], option: Optional[List[str]]):
+    """(board or None, opening or None, max_counters or None) from --board, --opening and --option."""
+    from .errors import RuleError
     from .games.qango import QangoOptions
 
     data = parse_options(option)
+    opts = QangoOptions.from_dict(data)  # unknown option names are refused here
+    board = board if board is not None else data.get("board")
+    opening = opening if opening is not None else data.get("opening")
+    if opts.max_counters is not None and not 1 <= opts.max_counters <= 63:
+        raise RuleError("max_counters must be between 1 and 63")
+    b = None
     if board is not None:
-        data["board"] = board
+        from .generators.qango import load_board_spec
+
+        b = load_board_spec(board)
+    return b, opening, opts.max_counters
+
+
+def _position(spec: str, board, opening: Optional[str], max_counters=None):
+    """POSITION (text, 'empty', an ID, inline JSON or a file) on the board with the opening applied:
+    (position, puzzle or None, opening name)."""
+    from dataclasses import replace
+
+    from .games.qango.position import Position
+    from .generators.qango import read_position_source
+
+    pos, puz, src_opening = read_position_source(spec, board)
+    b = pos.board
+    if max_counters is not None:
+        b = replace(b, max_counters=max_counters)
     if opening is not None:
-        data["opening"] = opening
-    return QangoOptions.from_dict(data), board is not None or "board" in parse_options(option)
+        allowed = b.opening_cells(opening)
+    elif pos.allowed_first is not None:
+        allowed, opening = pos.allowed_first, src_opening
+    else:
+        allowed, opening = b.opening_cells("standard"), "standard"
+    return Position(b, pos.x, pos.o, allowed).validate(), puz, opening
 
 
-def _read_position(spec: str, board, allowed):
-    """POSITION as text, ``empty``, a puzzle ID or a file holding any of those (or JSON)."""
-    from .games.qango import parse_position
+def _time_limit(value):
+    from .limits import check_time_limit
 
-    try:
-        if Path(spec).is_file():
-            spec = Path(spec).read_text(encoding="utf-8")
-    except OSError:
-        pass
-    s = spec.strip()
-    if s.startswith("qango:"):
-        from .generators.qango import puzzle_from_id
-
-        puz = puzzle_from_id(s.splitlines()[0])
-        return puz.position
-    return parse_position(s, board, allowed)
+    return check_time_limit(value)
 
 
 @app.command("solve")
 def solve_cmd(
-    position: str = typer.Argument(..., help="Position text (rows by '/' or newline: . X O #), 'empty', a puzzle ID or a file."),
+    position: Optional[str] = typer.Argument(None, help="Position text (rows by '/' or newline: . X O #), 'empty', a "
+                                   "position or puzzle ID, or a file (text or JSON)."),
     board: Optional[str] = typer.Option(None, "--board", "-b", help=BOARD_HELP),
     opening: Optional[str] = typer.Option(None, "--opening", help=OPENING_HELP),
-    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds; past it the value is 'unknown'."),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds; past it the value is 'unknown' (0: stop at once)."),
     proof: Optional[Path] = typer.Option(None, "--proof", help="Write a proof tree (JSON) for a win or loss."),
     method: str = typer.Option("auto", "--method", help="auto (iterative deepening, then df-pn when it runs long), id "
                                "(exact plies) or pns (df-pn: value only, plies null)."),
     option: Optional[List[str]] = typer.Option(None, "--option", help="Rule option NAME=VALUE (board, opening, max_counters)."),
-    json_out: bool = typer.Option(False, "--json", help="Print {value, best_move, plies, nodes} as JSON."),
+    json_out: bool = typer.Option(False, "--json", help="Print {value, best_move, plies, nodes, complete, ...} as JSON."),
+    batch: Optional[str] = typer.Option(None, "--batch", help="Many positions: FILE or - with one position, ID, file or JSON position a line; JSON lines out."),
 ) -> None:
     """Solve a position exactly: value for the side to move, best move, plies to the end, nodes."""
-    from .games.qango.position import Position
-    from .solver.qango_solve import QangoSolver, make_proof
+    if batch is not None:
+        from .cli_batch import run_batch
 
-    opts, board_given = _options(board, opening, option)
-    b0 = None
-    if board_given or position.strip().lower() == "empty":
-        b, allowed = opts.resolve()
-        b0 = b
-    pos = _read_position(position, b0, None)
-    if b0 is None:  # board from the position; apply max_counters and the opening to it
-        from dataclasses import replace
+        return run_batch(batch, solve_cmd, dict(locals()), "position", json_field="json_out", refuse=("proof",))
+    if position is None:
+        raise typer.BadParameter("give a position, 'empty', a puzzle ID or a file (or --batch FILE)", param_hint="POSITION")
+    from .limits import Deadline, UsageError
+    from .solver.qango_solve import QangoSolver, SolveResult, make_proof
 
-        b = pos.board
-        if opts.max_counters is not None:
-            b = replace(b, max_counters=opts.max_counters)
-        allowed = b.opening_cells(opts.opening)
-        pos = Position(b, pos.x, pos.o, allowed).validate()
-    else:
-        pos = Position(b, pos.x, pos.o, allowed).validate()
+    deadline = Deadline(_time_limit(time_limit))
     if method not in ("auto", "id", "pns"):
-        raise typer.BadParameter(f"unknown method {method!r} (auto, id or pns)", param_hint="--method")
-    solver = QangoSolver(pos.board, pos.allowed_first)
-    res = solver.solve(pos, time_limit=time_limit, method=method)
+        raise UsageError(f"unknown --method {method[:40]!r} (auto, id or pns)")
+    b0, opening, max_c = _board_rules(board, opening, option)
+    pos, _, opening = _position(position, b0, opening, max_c)
+    if deadline.seconds == 0 or deadline.expired():  # stop at once: nothing searched, value unknown
+        res = SolveResult("unknown", None, None, 0, deadline.elapsed(), pos.board)
+    else:
+        solver = QangoSolver(pos.board, pos.allowed_first)
+        res = solver.solve(pos, time_limit=deadline.remaining(), method=method)
     if proof is not None:
-        if res.value in ("win", "loss"):
+        if res.value in ("win", "loss", "draw"):
             import json
 
             doc = make_proof(pos, res, solver, max_nodes=20_000_000)
@@ -110,32 +125,50 @@ def solve_cmd(
         else:
             typer.echo(f"no proof written: the value is {res.value}", err=True)
     if json_out:
-        print_json(res.to_json())
+        print_json(_solve_json(pos, res, opening))
         return
     mv = "-" if res.best_move is None else "row {}, col {}".format(*pos.board.rc(res.best_move))
     typer.echo(f"{pos.board.title}, {pos.to_move} to move: {res.value}"
                + (f" in {res.plies} plies" if res.plies is not None else "")
-               + f"; best move {mv}; {res.nodes} nodes, {res.seconds:.2f} s")
+               + f"; best move {mv}; {res.nodes} nodes, {res.seconds:.2f} s"
+               + ("" if res.value != "unknown" else " (stopped by the time limit)"))
+
+
+def _solve_json(pos, res, opening: str) -> dict:
+    """The solve result in the JSON vocabulary (docs/json.md), earlier keys kept."""
+    from .generators.qango import position_id
+
+    out = res.to_json()
+    complete = res.value != "unknown"
+    extra = {"line": [] if res.best_move is None else ["{},{}".format(*pos.board.rc(res.best_move))],
+             "to_move": 0 if pos.to_move == "X" else 1, "side": pos.to_move, "complete": complete,
+             "seconds": round(float(res.seconds), 3), "id": position_id(pos, opening), "seed_id": None}
+    if not complete:
+        extra["reason"] = "time limit"
+    return {**out, **{k: v for k, v in extra.items() if k not in out}}
 
 
 @app.command("explore")
 def explore_cmd(
-    position: str = typer.Argument(..., help="Position text, 'empty', a puzzle ID or a file."),
+    position: str = typer.Argument(..., help="Position text, 'empty', a position or puzzle ID, or a file."),
     board: Optional[str] = typer.Option(None, "--board", "-b", help=BOARD_HELP),
     opening: Optional[str] = typer.Option(None, "--opening", help=OPENING_HELP),
-    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds per move ('unknown' past it)."),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds per move ('unknown' past it; 0: stop at once)."),
     json_out: bool = typer.Option(False, "--json", help="Print the list of moves as JSON."),
 ) -> None:
     """Value of every legal move (winning moves first): an explorer of the game tree."""
-    from .games.qango import load_board
-    from .games.qango.position import Position
     from .solver.qango_solve import move_values
 
-    b = load_board(board) if board else None
-    pos = _read_position(position, b, None)
-    allowed = pos.board.opening_cells(opening or "standard")
-    pos = Position(pos.board, pos.x, pos.o, allowed).validate()
-    rows = move_values(pos, time_limit)
+    limit = _time_limit(time_limit)
+    b0, opening, _ = _board_rules(board, opening, None)
+    pos, _, _ = _position(position, b0, opening)
+    if limit == 0:  # nothing searched: only moves that win on the spot are known
+        rows = [{"move": list(pos.board.rc(c)), "cell": c,
+                 "value": "win" if pos.play(c).winner() else "unknown",
+                 "plies": 1 if pos.play(c).winner() else None} for c in pos.legal_moves()]
+        rows.sort(key=lambda r: (r["value"] != "win", r["cell"]))
+    else:
+        rows = move_values(pos, limit)
     if json_out:
         print_json(rows)
         return
@@ -143,96 +176,183 @@ def explore_cmd(
         typer.echo("row {}, col {}: {}".format(*r["move"], r["value"]) + (f" in {r['plies']}" if r["plies"] else ""))
 
 
+def _read_proof(file: Path):
+    """A proof document through the shared input layer (size, encoding, depth; .gz decompressed, bounded)."""
+    from .jsonio import MAX_BYTES, parse_json_text, read_bytes, read_json_file
+
+    if file.suffix != ".gz":
+        return read_json_file(file, "QANGO proof")
+    import gzip
+    import io
+    import zlib
+
+    from .errors import FormatError
+    from .jsonio import decode_text
+
+    raw = read_bytes(file, "QANGO proof")
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(raw)) as fh:
+            data = fh.read(MAX_BYTES * 4 + 1)
+    except (OSError, EOFError, zlib.error) as e:
+        raise FormatError(f"{file}: not a gzip file ({e})") from None
+    if len(data) > MAX_BYTES * 4:
+        raise FormatError(f"{file}: decompresses to more than {MAX_BYTES * 4 // 2**20} MiB, not a QANGO proof")
+    return parse_json_text(decode_text(data, str(file), "QANGO proof"), str(file), "QANGO proof")
+
+
 @app.command("verify-proof")
 def verify_proof_cmd(
-    file: Path = typer.Argument(..., help="Proof file written by `qango solve --proof`."),
+    file: Path = typer.Argument(..., help="Proof file written by `qango solve --proof` (win, loss, no-win or draw)."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """Check a proof tree with plain rules code (independent of the solver); exit 1 if it fails."""
+    from .errors import FormatError
     from .games.qango.proof import verify_proof
 
-    rep = verify_proof(file)
+    doc = _read_proof(file)
+    if not isinstance(doc, dict):
+        raise FormatError(f"{file}: is not a JSON object, expected a QANGO proof")
+    try:
+        rep = verify_proof(doc)
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as e:
+        raise FormatError(f"{file}: malformed QANGO proof ({type(e).__name__})") from None
     if json_out:
         print_json(rep)
     else:
-        typer.echo(("valid" if rep["ok"] else "INVALID") + f": claim {rep['claim']} within {rep['plies']} plies, "
+        what = {"no-win": f"{rep.get('side')} cannot force a win", "draw": "neither side can force a win"}.get(
+            rep["claim"], f"{rep['claim']} within {rep['plies']} plies")
+        typer.echo(("valid" if rep["ok"] else "INVALID") + f": claim {what}, "
                    f"{rep['nodes']} attacker nodes checked" + (f"; {rep['error']}" if rep["error"] else ""))
     if not rep["ok"]:
         raise typer.Exit(1)
 
 
+@app.command("table")
+def table_cmd(
+    json_out: bool = typer.Option(False, "--json", help="Print the table as JSON."),
+) -> None:
+    """The solved values of the empty boards (every board and opening) with their certificate files."""
+    from .solver.qango_table import solved_table
+
+    rows = solved_table()
+    if json_out:
+        print_json(rows)
+        return
+    for r in rows:
+        plies = r["plies"] if r["plies"] is not None else (
+            "> {} and <= {}".format(*r["plies_bounds"]) if r.get("plies_bounds") and r["plies_bounds"][1]
+            else "> {}".format(r["plies_bounds"][0]) if r.get("plies_bounds") else "-")
+        cert = f"{r['proof']} ({r['proof_bytes']} bytes)" if r.get("proof") else "-"
+        typer.echo(f"{r['board']:>6} {r['opening']:<16} {r['value']:<5} plies {plies}; proof {cert}")
+        for side, v in (r.get("no_win") or {}).items():
+            typer.echo(f"         {side} cannot force a win: proof {v['proof']} ({v['proof_bytes']} bytes)")
+        for fm in r.get("first_moves") or []:
+            cells = " ".join("[{},{}]".format(*c) for c in fm["cells"])
+            extra = f" in {fm['plies']}" if fm.get("plies") else ""
+            cert = f"; proof {fm['proof']} ({fm['proof_bytes']} bytes)" if fm.get("proof") else ""
+            typer.echo(f"         first counter {cells}: {fm['value']}{extra}{cert}")
+
+
 @app.command("show")
 def show_cmd(
-    position: str = typer.Argument("empty", help="Position text, 'empty', a puzzle ID or a file."),
+    position: str = typer.Argument("empty", help="Position text, 'empty', a position or puzzle ID, or a file."),
     board: Optional[str] = typer.Option(None, "--board", "-b", help=BOARD_HELP),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Write an SVG picture."),
     json_out: bool = typer.Option(False, "--json", help="Print the position and board as JSON."),
 ) -> None:
     """Draw a position (terminal colours or SVG)."""
-    from .games.qango import load_board
     from .games.qango.svg import board_svg, board_terminal
+    from .generators.qango import position_id
 
-    b = load_board(board) if board else None
-    pos = _read_position(position, b, None)
+    b0, _, _ = _board_rules(board, None, None)
+    pos, _, opening = _position(position, b0, None)
     if svg:
         write_text(svg, board_svg(pos.board, pos.x, pos.o, title=f"{pos.board.title}, {pos.to_move} to move"))
     if json_out:
-        print_json({**pos.to_json(), "outcome": pos.outcome()})
+        print_json({**pos.to_json(), "outcome": pos.outcome(), "id": position_id(pos, opening)})
     elif not svg:
         typer.echo(board_terminal(pos.board, pos.x, pos.o))
 
 
 @puzzle_app.command("generate")
 def puzzle_generate_cmd(
-    board: str = typer.Option("6", "--board", "-b", help=BOARD_HELP),
-    k: int = typer.Option(3, "--k", "-k", help="Moves of the winner (plies = 2k-1)."),
-    count: int = typer.Option(1, "--count", "-n", help="How many puzzles (seeds seed, seed+1, ...)."),
+    board: str = typer.Option("6", "--board", "-b", help=BOARD_HELP + " Board IDs too (qango:board,w=6,h=6#4)."),
+    k: int = typer.Option(3, "--k", "-k", help="Moves of the winner (plies = 2k-1), 2..8."),
+    count: int = typer.Option(1, "--count", "-n", help="How many puzzles (seeds seed, seed+1, ...), at most 1000."),
     seed: int = typer.Option(0, "--seed", help="Random seed."),
     opening: str = typer.Option("standard", "--opening", help=OPENING_HELP),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds for the whole run (0: stop at once)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write the puzzle file (JSON; with --count, NAME-i.json)."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="SVG of the (first) puzzle; with --count, NAME-i.svg; answers as NAME-answer.svg."),
     booklet: Optional[Path] = typer.Option(None, "--booklet", help="Printable HTML booklet: a page per puzzle, answers at the back."),
     json_out: bool = typer.Option(False, "--json", help="Print the puzzles as JSON."),
 ) -> None:
     """Generate 'side to move wins in k' puzzles with a unique winning first move."""
-    from .cli_common import progress
-    from .generators.qango import generate_puzzle
+    import json
 
-    out = []
-    with progress(count, "puzzles", enabled=count > 1) as advance:
-        for i in range(count):
-            out.append(generate_puzzle(board, k, seed + i, opening))
-            advance()
-    for i, puz in enumerate(out):
+    from .cli_common import progress
+    from .generators.ids import MAX_SEED
+    from .generators.qango import generate_puzzle, load_board_spec
+    from .limits import Deadline, LimitReached, check_count
+
+    deadline = Deadline(_time_limit(time_limit))
+    k = check_count(k, "--k", minimum=2, maximum=8)
+    count = check_count(count, "--count", maximum=1000)
+    seed = check_count(seed, "--seed", minimum=0, maximum=MAX_SEED - count)
+    b = load_board_spec(board)
+    b.opening_cells(opening)  # an unknown opening is refused before any work
+    out_list = []
+    try:
+        with progress(count, "puzzles", enabled=count > 1) as advance:
+            for i in range(count):
+                deadline.check("puzzle generation")
+                out_list.append(generate_puzzle(b, k, seed + i, opening, deadline=deadline))
+                advance()
+    except LimitReached as e:
+        if not out_list:
+            if json_out:
+                print_json({"complete": False, "reason": "time limit", "puzzles": []})
+                return
+            typer.echo(f"no puzzle: {e}", err=True)
+            raise typer.Exit(1)
+        typer.echo(f"{len(out_list)} of {count} puzzles: {e}", err=True)
+    for i, puz in enumerate(out_list):
         if svg:
             path = svg if count == 1 else svg.with_name(f"{svg.stem}-{i}{svg.suffix}")
             write_text(path, puz.svg())
             write_text(path.with_name(f"{path.stem}-answer{path.suffix}"), puz.answer_svg())
+        if out:
+            path = out if count == 1 else out.with_name(f"{out.stem}-{i}{out.suffix}")
+            write_text(path, json.dumps(puz.to_json(), indent=1) + "\n", "puzzle")
     if booklet:
         from .generators.booklet import BookletPage, booklet_html
 
         pages = [BookletPage(f"{p.position.to_move} to move wins in {p.k} ({p.board.title}, "
-                             f"{p.to_json()['grade']})", p.svg(), p.answer_svg()) for p in out]
+                             f"{p.to_json()['difficulty']})", p.svg(), p.answer_svg()) for p in out_list]
         write_text(booklet, booklet_html("QANGO puzzles", pages, "Each puzzle: the side to move "
                                          "forces a win; find its first move."), "booklet")
     if json_out:
-        print_json([p.to_json() for p in out] if count > 1 else out[0].to_json())
+        print_json([p.to_json() for p in out_list] if count > 1 else out_list[0].to_json())
         return
-    for puz in out:
+    for puz in out_list:
         d = puz.to_json()
-        typer.echo(f"{d['id']}  ({d['seed_id']}; {d['to_move']} wins in {k}, grade {d['grade']}, "
-                   f"{d['defences']} defences)")
+        typer.echo(f"{d['id']}  ({d['seed_id'] or 'no seed ID: custom board'}; {d['side']} wins in {k}, "
+                   f"{d['difficulty']}, {d['defences']} defences)")
 
 
 @puzzle_app.command("solve")
 def puzzle_solve_cmd(
-    puzzle_id: str = typer.Argument(..., help="Puzzle ID (qango:BOARD:kK:POSITION or qango:BOARD:kK#SEED) or file."),
+    puzzle_id: str = typer.Argument(..., help="Puzzle ID (qango:6,k3:ROWS or qango:6,k3#SEED) or a puzzle file "
+                                    "(from `puzzle generate --out` or --json)."),
     json_out: bool = typer.Option(False, "--json"),
 ) -> None:
     """Show a puzzle's key move."""
-    from .generators.qango import puzzle_from_id
+    from .errors import FormatError
+    from .generators.qango import read_position_source
 
-    spec = Path(puzzle_id).read_text().strip() if Path(puzzle_id).is_file() else puzzle_id
-    puz = puzzle_from_id(spec)
+    _, puz, _ = read_position_source(puzzle_id)
+    if puz is None:
+        raise FormatError("this is a QANGO position, expected a QANGO puzzle (use `qango solve` for positions)")
     if json_out:
         print_json(puz.to_json())
     else:
@@ -241,20 +361,21 @@ def puzzle_solve_cmd(
 
 @board_app.command("show")
 def board_show_cmd(
-    board: str = typer.Argument("6", help=BOARD_HELP),
+    board: str = typer.Argument("6", help=BOARD_HELP + " Board IDs too."),
     svg: Optional[Path] = typer.Option(None, "--svg"),
     json_out: bool = typer.Option(False, "--json"),
 ) -> None:
     """Show a board: colours, triples, pattern counts, opening rules."""
-    from .games.qango import load_board
     from .games.qango.svg import board_svg, board_terminal
+    from .generators.qango import board_ids, load_board_spec
 
-    b = load_board(board)
+    b = load_board_spec(board)
     if svg:
         write_text(svg, board_svg(b, title=b.title))
     kinds = b.pattern_kinds()
+    desc, sid = board_ids(b)
     info = {**b.to_json(), "patterns": {k: kinds.count(k) for k in ("triple", "square", "line")},
-            "symmetries": len(b.symmetries), "draw_after": b.limit}
+            "symmetries": len(b.symmetries), "draw_after": b.limit, "id": desc, "seed_id": sid}
     if json_out:
         print_json(info)
     elif not svg:
@@ -265,10 +386,10 @@ def board_show_cmd(
 
 @board_app.command("generate")
 def board_generate_cmd(
-    width: int = typer.Option(6, "--width"),
-    height: int = typer.Option(6, "--height"),
+    width: int = typer.Option(6, "--width", help="Columns, 2..9 (at most 63 cells)."),
+    height: int = typer.Option(6, "--height", help="Rows, 2..9."),
     seed: int = typer.Option(0, "--seed"),
-    count: int = typer.Option(1, "--count", "-n"),
+    count: int = typer.Option(1, "--count", "-n", help="How many boards, at most 100."),
     score_time: float = typer.Option(5.0, "--score-time", help="Seconds to solve each empty board (0: no score)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Write the (first) board as a JSON board file."),
     svg: Optional[Path] = typer.Option(None, "--svg"),
@@ -277,26 +398,44 @@ def board_generate_cmd(
     """Generate QANGO-like boards (connected colour triples) and score them by solving the empty board."""
     import json
 
-    from .generators.qango import generate_board, score_board
+    from .games.qango.board import BOARD_FORMAT
     from .games.qango.svg import board_svg
+    from .generators.ids import MAX_SEED
+    from .generators.qango import board_ids, generate_board, score_board
+    from .jsonio import tagged
+    from .limits import UsageError, check_count
 
+    width = check_count(width, "--width", minimum=2, maximum=9)
+    height = check_count(height, "--height", minimum=2, maximum=9)
+    if width * height > 63:
+        raise UsageError(f"a {width}x{height} board has {width * height} cells; at most 63 (one machine word a side)")
+    count = check_count(count, "--count", maximum=100)
+    seed = check_count(seed, "--seed", minimum=0, maximum=MAX_SEED - count)
+    score_time = _time_limit(score_time)
     results = []
     for i in range(count):
         b = generate_board(width, height, seed + i)
-        sc = score_board(b, score_time) if score_time > 0 else None
+        sc = score_board(b, score_time) if score_time else None
+        if sc is not None:
+            sc["complete"] = sc["value"] != "unknown"
         results.append((b, sc))
     b0 = results[0][0]
     if out:
-        write_text(out, json.dumps(b0.to_json(), indent=1), "board")
+        d0, s0 = board_ids(b0)
+        write_text(out, json.dumps(tagged(BOARD_FORMAT, {**b0.to_json(), "id": d0, "seed_id": s0}), indent=1),
+                   "board")
     if svg:
         write_text(svg, board_svg(b0, title=b0.title))
     if json_out:
-        docs = [{"id": f"qango-board:{width}x{height}#{seed + i}",
-                 "board": b.to_json(), "score": sc} for i, (b, sc) in enumerate(results)]
+        docs = []
+        for b, sc in results:
+            d, sid = board_ids(b)
+            docs.append({"id": d, "seed_id": sid, "board": b.to_json(), "score": sc})
         print_json(docs if count > 1 else docs[0])
         return
-    for i, (b, sc) in enumerate(results):
-        typer.echo(f"qango-board:{width}x{height}#{seed + i}: {len(b.triples)} triples; "
+    for b, sc in results:
+        _, sid = board_ids(b)
+        typer.echo(f"{sid}: {len(b.triples)} triples; "
                    + (f"first player {sc['value']}" + (f" in {sc['plies']} plies" if sc["plies"] else "")
                       if sc else "not scored"))
 
@@ -317,7 +456,16 @@ def play_cmd(
     from .games.qango import Game, QangoOptions
     from .solver.qango_bots import make_bot
     from .games.qango.svg import board_terminal
+    from .generators.ids import MAX_SEED
+    from .generators.qango import load_board_spec
+    from .limits import check_count, check_number
 
+    seed = check_count(seed, "--seed", minimum=0, maximum=MAX_SEED - 1)
+    think = check_number("--think", think, minimum=0.001, maximum=3600.0)
+    b = load_board_spec(board)
+    b.opening_cells(opening)  # an unknown opening is refused before play starts
+    if board.strip().lower().startswith(("qango:", "qango-board:")):
+        board = b  # a board ID: the board itself goes into the rule options
     if bot2 is None:  # a person against a bot: the common terminal play (`tanglekit play qango`)
         from .cli_play import run_session
         from .errors import TanglekitError
@@ -362,7 +510,12 @@ def play_cmd(
     outcome = p.outcome()
     typer.echo(f"result: {outcome or 'unfinished'}")
     if json_out:
-        print_json({**g.log(), "outcome": outcome})
+        log = g.log()
+        if not isinstance(board, str):
+            from .generators.qango import board_ids
+
+            log["options"]["board"] = board_ids(board)[1] or board_ids(board)[0]
+        print_json({**log, "outcome": outcome})
 
 
 if __name__ == "__main__":

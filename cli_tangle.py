@@ -13,6 +13,7 @@ import typer
 
 from .cli_common import parse_options, print_json, progress, write_text
 from .errors import TanglekitError
+from .jsonio import short
 
 app = typer.Typer(
     help="Tangle: hex board, pieces on tile sides, capture chains, bots and puzzles.",
@@ -25,8 +26,8 @@ puzzle_app = typer.Typer(help="'Score N points this turn' puzzles.", no_args_is_
 app.add_typer(board_app, name="board")
 app.add_typer(puzzle_app, name="puzzle")
 
-BOARD_HELP = "Board file or built-in name."
-PIECES_HELP = "Piece-set file or built-in name."
+BOARD_HELP = "Board file, inline JSON or built-in name."
+PIECES_HELP = "Piece-set file, inline JSON or built-in name."
 OPTION_HELP = "Rule option NAME=VALUE (repeatable), e.g. connection=tile, partners=on."
 
 
@@ -76,33 +77,63 @@ def board_show(
     typer.echo("pieces: " + ", ".join(f"{k.name} ({k.size} sides, value {k.value}) x{k.count}" for k in ps.kinds))
 
 
+def _seed(seed: int, name: str = "--seed") -> int:
+    from .limits import check_number
+
+    return check_number(name, seed, maximum=2**63 - 1, integer=True)
+
+
 @app.command("best-turn")
 def best_turn_cmd(
-    state: str = typer.Argument(..., help="State or puzzle JSON file, or a puzzle ID (tangle:...)."),
+    state: str = typer.Argument(..., help="State or puzzle JSON file (or inline JSON), or a puzzle ID (tangle:...)."),
     mode: str = typer.Option("points", help="points (most points) or safe (most points leaving no capture)."),
-    as_json: bool = typer.Option(False, "--json", help='Print {"points": p, "placements": [...]}.'),
+    as_json: bool = typer.Option(False, "--json", help='Print {"points": p, "line": [...], "complete": ..., ...}.'),
     svg: Optional[Path] = typer.Option(None, help="Draw the position with the chain highlighted."),
-    node_limit: int = typer.Option(300_000, help="Search budget; a position with very many open captures may need more."),
+    node_limit: int = typer.Option(300_000, help="Search budget in nodes (0 stops at once); past it the best chain found is shown, not proven."),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Stop after S seconds, loading included (0 stops at once)."),
 ) -> None:
-    """Best capture chain for the player to move. Example: tanglekit tangle best-turn state.json --json."""
+    """Best capture chain for the player to move. Example: tanglekit tangle best-turn p.json --json."""
+    import time
+
+    from .limits import Deadline, UsageError, check_count
+
+    deadline = Deadline(time_limit)
+    node_limit = check_count(node_limit, "--node-limit", minimum=0, maximum=10**8)
+    if mode not in ("points", "safe"):
+        raise UsageError(f"--mode must be points or safe, not {mode[:20]!r}")
     from .generators.tangle import load_state_or_id
     from .solver.tangle_search import best_turn
 
     s = load_state_or_id(state)
-    r = best_turn(s, mode, node_limit=node_limit, partial=True)
+    if s.over:
+        raise TanglekitError("the game is over: no player to move, so no turn to find "
+                             "(give a position from before the end, e.g. play --moves N --save)")
+    r = best_turn(s, mode, node_limit=node_limit, partial=True, deadline=deadline)
     if not r.exact:
-        typer.echo(f"warning: search stopped at {node_limit} nodes; the chain shown is the best found, "
-                   "not proven best (raise --node-limit)", err=True)
+        limit = f"{node_limit} nodes" if r.reason == "node limit" else f"{time_limit:g} s"
+        what = "the chain shown is the best found, not proven best" if mode == "points" else "no answer"
+        typer.echo(f"warning: search stopped at its {r.reason} ({limit}); {what}", err=True)
+    known = r.exact or mode == "points"
     if svg is not None:
         from .games.tangle.svg import svg_position
 
-        write_text(svg, svg_position(s.game, s, highlight=r.placements, title=f"best turn: {r.points} points"))
+        title = f"best turn: {r.points} points" if known else "best turn: unknown (search stopped)"
+        write_text(svg, svg_position(s.game, s, highlight=r.placements, title=title))
     if as_json:
         out = r.to_json(s)
-        print_json({"points": out["points"], "placements": out["placements"], "moves": out["moves"],
-                    "mode": mode, "safe": out["safe"], "exact": out["exact"]})
+        res = {"points": out["points"] if known else None, "placements": out["placements"], "moves": out["moves"],
+               "line": out["moves"], "mode": mode, "safe": out["safe"] if r.exact else (True if known else None),
+               "exact": r.exact, "complete": r.exact, "nodes": r.nodes, "player": s.to_move, "to_move": s.to_move,
+               "seconds": round(deadline.elapsed(), 4)}
+        if not r.exact:
+            res["reason"] = r.reason
+        print_json(res)
         return
-    typer.echo(f"player {s.to_move}: {r.points} points{'' if r.safe else ' (no safe turn exists)'}")
+    if not known:
+        typer.echo(f"player {s.to_move}: unknown (search stopped)")
+        return
+    note = "" if r.safe else " (no safe turn exists)"
+    typer.echo(f"player {s.to_move}: {'at least ' if not r.exact else ''}{r.points} points{note}")
     for i, p in enumerate(r.placements, 1):
         typer.echo(f"  {i}. {s.game.move_text(p)}")
 
@@ -116,14 +147,19 @@ def play(
     pieces: str = typer.Option("tangle-default", help=PIECES_HELP),
     option: Optional[List[str]] = typer.Option(None, "--option", help=OPTION_HELP),
     start: Optional[str] = typer.Option(None, "--from", help="Continue from a state file or puzzle ID."),
+    moves: Optional[int] = typer.Option(None, "--moves", help="Stop after N more moves (the saved state then has a player to move)."),
     save: Optional[Path] = typer.Option(None, help="Write the final state (move log) as JSON."),
     svg: Optional[Path] = typer.Option(None, help="Draw the final position as SVG."),
     as_json: bool = typer.Option(False, "--json", help="Print the final state as JSON."),
 ) -> None:
     """Play a game (bots and/or humans). Example: tanglekit tangle play --bots lookahead,random --seed 3."""
     from .games.tangle import PASS
+    from .limits import check_count
     from .solver.tangle_bots import BOTS, make_bot
 
+    seed = _seed(seed)
+    check_count(players, "--players", minimum=2, maximum=4)
+    moves = check_count(moves, "--moves", minimum=0, maximum=100_000, allow_none=True)
     if start is not None:
         from .generators.tangle import load_state_or_id
 
@@ -143,7 +179,7 @@ def play(
         elif n in BOTS:
             seats.append(make_bot(n, seed * 7919 + i))
         else:
-            raise TanglekitError(f"unknown player kind {n!r}: expected human or one of {', '.join(BOTS)}")
+            raise TanglekitError(f"unknown player kind {short(n)}: expected human or one of {', '.join(BOTS)}")
     if any(b is None for b in seats):  # people at the table: the common terminal play
         from .cli_play import run_session
         from .generators.play import PlaySession, Start, tangle_api_state
@@ -163,7 +199,9 @@ def play(
             write_text(svg, svg_position(g, s, title=s.summary()))
         return
     quiet = as_json
-    while not s.over:
+    played = 0
+    while not s.over and (moves is None or played < moves):
+        played += 1
         p = seats[s.to_move].choose(s)
         who = s.to_move
         caps = s.push(p)
@@ -207,13 +245,17 @@ def match(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Two-player bot match. Example: tanglekit tangle match lookahead greedy --games 200."""
+    from .limits import check_count
     from .solver.tangle_bots import make_bot, run_match
 
+    games = check_count(games, "--games", minimum=1, maximum=100_000)
+    opening = check_count(opening, "--opening", minimum=0, maximum=40)
+    seed = _seed(seed)
     make_bot(bot_a), make_bot(bot_b)  # validate names first
     with progress(games, f"{bot_a} v {bot_b}", enabled=not as_json) as advance:
         r = run_match(bot_a, bot_b, games=games, seed=seed, progress=advance, opening=opening)
     if as_json:
-        print_json({"a": bot_a, "b": bot_b, "games": games, "wins_a": r.wins_a, "wins_b": r.wins_b,
+        print_json({"a": bot_a, "b": bot_b, "games": games, "wins": [r.wins_a, r.wins_b], "wins_a": r.wins_a, "wins_b": r.wins_b,
                     "draws": r.draws, "mean_points_a": r.points_a / games, "mean_points_b": r.points_b / games,
                     "distinct_games": r.distinct})
         return
@@ -229,8 +271,8 @@ def puzzle_generate(
     min_chain: int = typer.Option(2, help="Fewest placements in the best chain."),
     hard: bool = typer.Option(False, "--hard", help="Only puzzles where taking the biggest capture each time falls short."),
     players: int = typer.Option(2, help="Players (2-4)."),
-    board: str = typer.Option("tangle-default", help="Built-in board name (IDs need built-in data)."),
-    pieces: str = typer.Option("tangle-default", help="Built-in piece-set name."),
+    board: str = typer.Option("tangle-default", help=BOARD_HELP + " (a file is carried inside the IDs)."),
+    pieces: str = typer.Option("tangle-default", help=PIECES_HELP),
     option: Optional[List[str]] = typer.Option(None, "--option", help=OPTION_HELP),
     out: Optional[Path] = typer.Option(None, help="Write the puzzle JSON (with count > 1: a JSON list)."),
     svg: Optional[Path] = typer.Option(None, help="Draw the (first) puzzle position as SVG."),
@@ -242,7 +284,15 @@ def puzzle_generate(
     import json
 
     from .generators.tangle import generate_puzzle, puzzle_answer_svg, puzzle_svg
+    from .limits import check_count
 
+    seed = _seed(seed)
+    count = check_count(count, "--count", minimum=1, maximum=1000)
+    if seed + count - 1 > 2**63 - 1:
+        raise TanglekitError("--seed + --count goes past the largest seed (2**63 - 1)")
+    min_points = check_count(min_points, "--min-points", minimum=0, maximum=10_000)
+    min_chain = check_count(min_chain, "--min-chain", minimum=1, maximum=100)
+    check_count(players, "--players", minimum=2, maximum=4)
     g = _game(board, pieces, players, option)
     found = []
     with progress(count, "puzzles", enabled=count > 1 and not as_json) as advance:
@@ -274,30 +324,42 @@ def puzzle_generate(
 
 @puzzle_app.command("check")
 def puzzle_check(
-    puzzle: str = typer.Argument(..., help="Puzzle JSON file or seed ID."),
+    puzzle: str = typer.Argument(..., help="Puzzle JSON file (one puzzle or a list, as generate --out writes), or a seed ID."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Re-verify a puzzle with the solver. Example: tanglekit tangle puzzle check p.json."""
-    import json
+    from .games.tangle.formats import PUZZLE
+    from .generators.ids import looks_like_id, resolve
+    from .generators.tangle import verify_puzzle
+    from .jsonio import check_text_arg, load_json_source
 
-    from .errors import FormatError
-    from .generators.tangle import puzzle_from_id, verify_puzzle
-
-    if puzzle.startswith("tangle:"):
-        data = puzzle_from_id(puzzle)
-        if not isinstance(data, dict):
-            raise FormatError("puzzle check needs a puzzle file or a seed ID (tangle:PARAMS#SEED)")
+    check_text_arg(puzzle, "puzzle")
+    if "\n" in puzzle or "\r" in puzzle:
+        raise TanglekitError("puzzle: a file name or ID has no line breaks")
+    if looks_like_id(puzzle):
+        if not puzzle.strip().lower().startswith("tangle:"):
+            raise TanglekitError(f"this is a {puzzle.split(':')[0][:20]} ID, expected a Tangle puzzle ID")
+        inst = resolve(puzzle, expect="tangle-puzzle")
+        if "puzzle" not in inst.extra:
+            raise TanglekitError("a descriptive ID holds the position only, not the puzzle's claim: "
+                                 "check the seed ID (tangle:PARAMS#SEED) or the puzzle file")
+        items, where = [inst.extra["puzzle"]], "ID"
     else:
-        try:
-            data = json.loads(Path(puzzle).read_text(encoding="utf-8"))
-        except json.JSONDecodeError as e:
-            raise FormatError(f"{puzzle}: not valid JSON ({e.msg})") from None
-    ok = verify_puzzle(data)
+        data, where = load_json_source(puzzle, "Tangle puzzle")
+        items = data if isinstance(data, list) and data else [data]
+        if len(items) > 1000:
+            raise TanglekitError(f"{where}: {len(items)} puzzles in one file (at most 1000)")
+    results = []
+    for i, item in enumerate(items):
+        label = where if len(items) == 1 else f"{where} puzzle {i + 1}"
+        ok = verify_puzzle(item, label, expect=PUZZLE)
+        results.append({"valid": ok, "points": item.get("points"), "id": item.get("id"), "seed_id": item.get("seed_id")})
     if as_json:
-        print_json({"valid": ok, "points": data.get("points")})
+        print_json(results[0] if len(results) == 1 else results)
     else:
-        typer.echo("valid" if ok else "INVALID")
-    if not ok:
+        for i, r in enumerate(results):
+            typer.echo(("" if len(results) == 1 else f"{i + 1}: ") + ("valid" if r["valid"] else "INVALID"))
+    if not all(r["valid"] for r in results):
         raise typer.Exit(1)
 
 

@@ -28,86 +28,132 @@ _OPTION_HELP = "Rule option NAME=VALUE (repeatable): literal_blocking, roosters_
 _CARDS_HELP = "Card set: JSON file, inline counts like C2R3B3F3H3D2, or tanglung-default."
 
 
-def _options(pairs):
+def _options(pairs, base: dict | None = None):
+    """Rule options: those of an ID or file (``base``), then --option pairs over them."""
     from .games.tanglung.rules import TanglungOptions
 
-    return TanglungOptions.from_dict(parse_options(pairs))
+    merged = dict(base or {})
+    for k, v in parse_options(pairs).items():
+        if len(k) > 40 or len(v) > 100:
+            raise FormatError(f"--option {k[:40]}...: names are short words and values at most 100 characters")
+        merged[k] = v
+    return TanglungOptions.from_dict(merged)
 
 
 _LAYOUT_RE = r"^[A-Za-z.]{4}([/ ]?[A-Za-z.]{4}){3}$"
 
 
-def _load_layout(spec: str, pairs):
-    """A layout from its letters, a shareable ID, or a file (text layout or JSON with "layout").
-
-    Rule options stored in an ID or a JSON file apply unless overridden with --option."""
+def _load_layout(spec: str, pairs, cards: Optional[str] = None):
+    """(layout, options, card set, start) from layout letters, any Tanglung challenge ID (through
+    the one ID registry), or a file: a layout text file or a challenge file (what
+    ``solo generate --json``/``--out`` wrote). Options and the card set stored in an ID or a file
+    apply unless --option / --cards override them; ``start`` is the file's or ID's start Rooster."""
     import re
 
-    from .games.tanglung.ids import parse_id
+    from .games.tanglung.cards import load_card_set
     from .games.tanglung.layout import Layout
-    from .games.tanglung.rules import TanglungOptions
+    from .jsonio import check_text_arg, looks_like_json, parse_json_text, read_text_file
 
-    opts = parse_options(pairs)
-    text = spec.strip()
-    if re.match(_LAYOUT_RE, text):
-        return Layout.parse(text), TanglungOptions.from_dict(opts)
-    if not text.lower().startswith("tanglung:"):
+    text = check_text_arg(spec, "layout").strip()
+    chosen = load_card_set(cards) if cards is not None else None
+    if re.match(_LAYOUT_RE, text) or "\n" in text or "\r" in text:  # no file name has a line break
+        return Layout.parse(text), _options(pairs), chosen, None
+    from .generators.ids import looks_like_id, resolve
+
+    if looks_like_id(text) or text.lower().startswith("tanglung:"):
+        ch = resolve(text, expect="tanglung-challenge").value
+    else:
+        from .games.tanglung.formats import challenge_from_document
+
         p = Path(text[1:] if text.startswith("@") else text)
-        raw = p.read_text("utf-8").strip()  # a missing file is reported by run_app (exit 2)
-        if not raw.startswith("{"):
-            return Layout.parse(raw), TanglungOptions.from_dict(opts)
-        try:
-            data = json.loads(raw)
-        except json.JSONDecodeError as e:
-            raise FormatError(f"{p}: bad JSON ({e.msg} at line {e.lineno})") from None
-        if not isinstance(data, dict) or "layout" not in data:
-            raise FormatError(f'{p}: expected a JSON object with a "layout" field')
-        base = dict(data.get("options") or {})
-        base.update(opts)
-        return Layout.parse(str(data["layout"])), TanglungOptions.from_dict(base)
-    cid = parse_id(text)
-    base = cid.options.to_json()
-    base.update(opts)
-    return cid.layout, TanglungOptions.from_dict(base)
+        raw = read_text_file(p, "layout or challenge file")
+        where = str(p)[-120:]
+        if looks_like_json(raw):
+            ch = challenge_from_document(parse_json_text(raw, where, "challenge file"), where)
+        else:
+            try:
+                return Layout.parse(raw.strip()), _options(pairs), chosen, None
+            except FormatError as e:
+                raise FormatError(f"{where}: {e}") from None
+    return ch.layout, _options(pairs, ch.options.to_json()), chosen or ch.card_set, ch.start
 
 
-def _parse_cell(text: Optional[str]):
+def _parse_cell(text: Optional[str], what: str = "--start"):
+    import re
+
     if text is None:
         return None
-    try:
-        r, c = (int(v) for v in text.replace(" ", "").split(","))
-    except ValueError:
-        raise FormatError(f"bad cell {text!r}: expected ROW,COL like 0,0") from None
+    if not isinstance(text, str) or len(text) > 40 or not re.match(r"^\s*\d{1,20}\s*,\s*\d{1,20}\s*$", text):
+        raise FormatError(f"bad {what} cell: expected ROW,COL like 0,0")
+    r, c = (int(v) for v in text.split(","))
     if not (0 <= r < 4 and 0 <= c < 4):
-        raise FormatError(f"cell {text!r} is off the 4x4 grid")
+        raise FormatError(f"{what} cell {r},{c} is off the 4x4 grid (rows and columns 0..3)")
     return (r, c)
 
 
-# --- solo -----------------------------------------------------------------------------------
+def _layout_id(layout, opts, card_set) -> str:
+    """The descriptive ID of a layout with its options and card set (no grade)."""
+    from .games.tanglung.ids import PREFIX, id_params
+    from .generators.ids import format_params, make_descriptive
+
+    flags, values = id_params(None, opts, card_set)
+    return make_descriptive(PREFIX, format_params(*flags, **values), str(layout))
+
+
+def _cells(path) -> list[str]:
+    return [f"{p // 4},{p % 4}" for p in path]
+
+
+# --- solo ---------------------------------------------------------------------------------
+_TIME_HELP = "Seconds before giving up (0 = stop at once and answer unknown)."
+
+
 @solo_app.command("solve")
 def solo_solve(
-    layout: str = typer.Argument(..., help="Layout letters (CRBF/HDFR/BHFB/RHDC), a challenge ID or a file."),
+    layout: Optional[str] = typer.Argument(None, help="Layout letters (CRBF/HDFR/BHFB/RHDC), a challenge ID or a file."),
     start: Optional[str] = typer.Option(None, "--start", help="Start Rooster ROW,COL (default: the better one)."),
     option: Optional[List[str]] = typer.Option(None, "--option", help=_OPTION_HELP),
     cards: Optional[str] = typer.Option(None, "--cards", help=_CARDS_HELP),
     method: str = typer.Option("astar", "--method", help="Search: astar (default), astar-deadend or bfs (same answers)."),
-    as_json: bool = typer.Option(False, "--json", help="Print {solvable, moves, start, path, optimal_tours}."),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", help=_TIME_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print {solvable, moves, start, path, optimal_tours, line, nodes, complete, ...}."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Write the grid and the optimal tour as SVG."),
+    batch: Optional[str] = typer.Option(None, "--batch", help="Many layouts: FILE or - with one layout, ID, file or JSON object a line; JSON lines out."),
 ) -> None:
     """Fewest moves, one optimal tour and the number of optimal tours.
     Example: tanglekit tanglung solo solve CRBF/HDFR/BHFB/RHDC --json"""
-    from .games.tanglung.cards import load_card_set
+    if batch is not None:
+        from .cli_batch import run_batch
+
+        return run_batch(batch, solo_solve, dict(locals()), "layout", refuse=("svg",))
+    if layout is None:
+        raise typer.BadParameter("give a layout, an ID or a file (or --batch FILE)", param_hint="LAYOUT")
+    from .limits import Deadline
     from .solver.tanglung_solo import solve_solo
 
-    lay, opts = _load_layout(layout, option)
-    sol = solve_solo(lay, _parse_cell(start), opts, load_card_set(cards), method=method)
+    deadline = Deadline(time_limit)
+    if method not in ("astar", "astar-deadend", "bfs"):
+        raise FormatError(f"unknown --method {method[:30]!r} (astar, astar-deadend or bfs)")
+    lay, opts, card_set, _ = _load_layout(layout, option, cards)
+    cell = _parse_cell(start)
+    if deadline.expired():  # the kernel takes milliseconds and is not interrupted
+        res = {"solvable": None, "moves": None, "start": list(cell) if cell else None, "path": [],
+               "optimal_tours": None, "line": [], "nodes": 0, "complete": False, "reason": "time limit",
+               "id": _layout_id(lay, opts, card_set), "seconds": round(deadline.elapsed(), 3)}
+        if as_json:
+            print_json(res)
+        else:
+            typer.echo("not solved: time limit reached")
+        return
+    sol = solve_solo(lay, cell, opts, card_set, method=method)
     if svg is not None:
         from .games.tanglung.render import svg_grid
 
         title = f"{lay}: {sol.moves} moves" if sol.solvable else f"{lay}: no tour"
         write_text(svg, svg_grid(lay, path=sol.path or None, title=title))
     if as_json:
-        print_json(sol.to_json())
+        print_json({**sol.to_json(), "line": _cells(sol.path[1:]), "nodes": sol.expanded, "complete": True,
+                    "id": _layout_id(lay, opts, card_set), "seconds": round(deadline.elapsed(), 3)})
         return
     r, c = divmod(sol.start, 4)
     typer.echo("\n".join(" ".join(str(lay)[i * 5 : i * 5 + 4]) for i in range(4)))
@@ -126,18 +172,40 @@ def solo_tour(
     option: Optional[List[str]] = typer.Option(None, "--option", help=_OPTION_HELP),
     cards: Optional[str] = typer.Option(None, "--cards", help=_CARDS_HELP),
     method: str = typer.Option("kernel", "--method", help="kernel (numba search), cpsat (AddCircuit) or dfs."),
-    as_json: bool = typer.Option(False, "--json", help="Print {exists, path}."),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", help=_TIME_HELP + " cpsat: its time budget."),
+    as_json: bool = typer.Option(False, "--json", help="Print {exists, path, line, complete}."),
 ) -> None:
     """Find a no-revisit tour (never moves onto a lit card). Example: tanglekit tanglung solo tour CRBF/HDFR/BHFB/RHDC --method cpsat"""
-    from .games.tanglung.cards import load_card_set
+    from .limits import Deadline
     from .solver.tanglung_solo import no_revisit_tour
 
-    lay, opts = _load_layout(layout, option)
-    path = no_revisit_tour(lay, _parse_cell(start), opts, load_card_set(cards), method=method)
+    deadline = Deadline(time_limit)
+    if method not in ("kernel", "cpsat", "dfs"):
+        raise FormatError(f"unknown --method {method[:30]!r} (kernel, cpsat or dfs)")
+    lay, opts, card_set, _ = _load_layout(layout, option, cards)
+    cell = _parse_cell(start)
+    if deadline.expired():
+        path, complete = None, False
+    else:
+        from .errors import SolverError
+
+        try:
+            path = no_revisit_tour(lay, cell, opts, card_set, method=method, time_limit=deadline.remaining())
+            complete = True
+        except SolverError as e:
+            if "in time" not in str(e):
+                raise
+            path, complete = None, False
     if as_json:
-        print_json({"exists": path is not None, "path": [list(divmod(p, 4)) for p in path or []]})
+        out = {"exists": path is not None if complete else None, "path": [list(divmod(p, 4)) for p in path or []],
+               "line": _cells((path or [])[1:]), "complete": complete}
+        if not complete:
+            out["reason"] = "time limit"
+        print_json(out)
         return
-    if path is None:
+    if not complete:
+        typer.echo("not decided: time limit reached")
+    elif path is None:
         typer.echo("no no-revisit tour")
     else:
         typer.echo("no-revisit tour: " + " ".join(f"{p // 4},{p % 4}" for p in path))
@@ -149,25 +217,36 @@ def solo_coop(
     first: Optional[str] = typer.Option(None, "--first", help="Rooster ROW,COL of the box that moves first (default: the better)."),
     option: Optional[List[str]] = typer.Option(None, "--option", help=_OPTION_HELP),
     cards: Optional[str] = typer.Option(None, "--cards", help=_CARDS_HELP),
-    as_json: bool = typer.Option(False, "--json", help="Print {solvable, moves, starts, sequence, optimal_sequences}."),
+    max_states: int = typer.Option(1_000_000, "--max-states", help="Give up (unknown) after this many states."),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", help=_TIME_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print {solvable, moves, starts, sequence, optimal_sequences, line, nodes, complete}."),
 ) -> None:
     """Cooperative mode: fewest total moves for two alternating matchboxes.
     Example: tanglekit tanglung solo coop CRBF/HDFR/BHFB/RHDC --option literal_blocking=1"""
-    from .games.tanglung.cards import load_card_set
     from .games.tanglung.layout import idx
+    from .limits import Deadline, check_count
     from .solver.tanglung_coop import solve_coop
 
-    lay, opts = _load_layout(layout, option)
+    deadline = Deadline(time_limit)
+    max_states = check_count(max_states, "--max-states", minimum=0, maximum=10**9)
+    lay, opts, card_set, _ = _load_layout(layout, option, cards)
     starts = None
     if first is not None:
-        a = idx(*_parse_cell(first))
+        a = idx(*_parse_cell(first, "--first"))
         others = [r for r in lay.roosters() if r != a]
         if not others:
             raise TanglekitError("cooperative play needs a second Rooster card")
         starts = (a, others[0])
-    sol = solve_coop(lay, starts, opts, load_card_set(cards))
+    sol = solve_coop(lay, starts, opts, card_set, max_states=max_states, deadline=deadline)
     if as_json:
-        print_json(sol.to_json())
+        out = {**sol.to_json(), "line": [f"{i % 2}:{p // 4},{p % 4}" for i, p in enumerate(sol.sequence)],
+               "nodes": sol.expanded, "complete": sol.complete, "seconds": round(deadline.elapsed(), 3)}
+        if not sol.complete:
+            out["reason"] = sol.reason
+        print_json(out)
+        return
+    if not sol.complete:
+        typer.echo(f"not decided: {sol.reason} reached after {sol.expanded} states")
         return
     if not sol.solvable:
         typer.echo("no winning cooperative sequence")
@@ -178,45 +257,77 @@ def solo_coop(
     typer.echo("moves: " + " ".join(f"{i % 2 + 1}:{p // 4},{p % 4}" for i, p in enumerate(sol.sequence)))
 
 
+_MAX_SEED = 2**63 - 1
+
+
 @solo_app.command("generate")
 def solo_generate(
-    count: int = typer.Option(1, "--count", help="How many challenges."),
+    count: int = typer.Option(1, "--count", help="How many challenges (1..1000)."),
     difficulty: str = typer.Option("medium", "--difficulty", help="easy, medium, hard or expert."),
     seed: int = typer.Option(0, "--seed", help="Seed of the first challenge (the next use seed+1, ...)."),
     option: Optional[List[str]] = typer.Option(None, "--option", help=_OPTION_HELP),
     cards: Optional[str] = typer.Option(None, "--cards", help=_CARDS_HELP),
-    as_json: bool = typer.Option(False, "--json", help="Print the challenges as a JSON list."),
+    as_json: bool = typer.Option(False, "--json", help="Print the challenge as JSON (a list for --count > 1)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write the challenge file (read back by solo solve/coop/tour and play); with --count > 1 a folder, one file each."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Folder for a grid and a solution SVG per challenge."),
     booklet: Optional[Path] = typer.Option(None, "--booklet", help="Printable HTML booklet: a page per challenge, answers at the back."),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds for the whole run (0 = stop at once: no challenge, complete false)."),
 ) -> None:
     """Graded, verified solo challenges. Example: tanglekit tanglung solo generate --count 3 --difficulty hard --seed 7"""
     from .games.tanglung.cards import load_card_set
-    from .generators.tanglung import generate_challenge
+    from .generators.tanglung import GRADES, generate_challenge
+    from .limits import Deadline, LimitReached, check_count, check_number
 
-    if count < 1:
-        raise TanglekitError("--count must be at least 1")
+    deadline = Deadline(time_limit)
+    count = check_count(count, "--count", maximum=1000)
+    seed = check_number("--seed", seed, minimum=0, maximum=_MAX_SEED - count + 1, integer=True, allow_none=False)
+    if difficulty not in GRADES:
+        raise FormatError(f"--difficulty must be one of {', '.join(GRADES)}, not {difficulty[:30]!r}")
     opts = _options(option)
     card_set = load_card_set(cards)
-    out = []
+    chs = []
+    stopped = False
     with progress(count, "generating", enabled=count > 1) as advance:
         for i in range(count):
-            out.append(generate_challenge(difficulty, seed + i, opts, card_set))
+            try:
+                chs.append(generate_challenge(difficulty, seed + i, opts, card_set, deadline=deadline))
+            except LimitReached:
+                stopped = True
+                break
             advance()
+    if stopped:
+        note = {"id": None, "seed_id": None, "difficulty": difficulty, "solvable": None, "complete": False,
+                "reason": "time limit", "generated": len(chs), "count": count}
+        if as_json:
+            print_json(note if count == 1 else [{**c.to_json(), "complete": True} for c in chs] + [note])
+        else:
+            for ch in chs:
+                typer.echo(f"{ch.id}  ({ch.seed_id})")
+            typer.echo(f"stopped by the time limit after {len(chs)} of {count} challenges")
+        return
+    if out is not None:  # one challenge per file, so every file is read back as it is
+        if count == 1:
+            write_text(out, json.dumps(chs[0].to_file(), indent=1), "challenge file")
+        else:
+            for ch in chs:
+                write_text(out / f"tanglung-{ch.difficulty}-{ch.seed}.json", json.dumps(ch.to_file(), indent=1),
+                           "challenge file")
     if svg is not None:
-        for ch in out:
+        for ch in chs:
             stem = f"tanglung-{ch.difficulty}-{ch.seed}"
             write_text(svg / f"{stem}.svg", ch.svg())
             write_text(svg / f"{stem}-solution.svg", ch.answer_svg())
     if booklet is not None:
         from .generators.booklet import BookletPage, booklet_html
 
-        pages = [BookletPage(f"{ch.difficulty}, {ch.moves} moves", ch.svg(), ch.answer_svg()) for ch in out]
+        pages = [BookletPage(f"{ch.difficulty}, {ch.moves} moves", ch.svg(), ch.answer_svg()) for ch in chs]
         write_text(booklet, booklet_html("Tanglung solo challenges", pages,
                                          "Light every card in the fewest moves."), "booklet")
     if as_json:
-        print_json([ch.to_json() for ch in out])
+        out_json = [{**ch.to_json(), "complete": True} for ch in chs]
+        print_json(out_json[0] if count == 1 else out_json)
         return
-    for ch in out:
+    for ch in chs:
         typer.echo(f"{ch.id}  ({ch.seed_id})")
         typer.echo(f"  {ch.difficulty}: {ch.moves} moves, {ch.optimal_tours} optimal tours, "
                    f"walkers {ch.walker_success:.0%}, no-revisit tour: {'yes' if ch.no_revisit else 'no'}")
@@ -225,13 +336,14 @@ def solo_generate(
 # --- census ---------------------------------------------------------------------------------
 @app.command("census")
 def census_cmd(
-    sample: Optional[int] = typer.Option(None, "--sample", help="Only N random layouts (default: all classes)."),
-    workers: int = typer.Option(1, "--workers", help="Worker processes (local, or the size of a Ray/Dask cluster started here)."),
-    checkpoint: Optional[Path] = typer.Option(None, "--checkpoint", help="Resumable progress file (JSON)."),
+    sample: Optional[int] = typer.Option(None, "--sample", help="Only N random layouts, N <= 1,000,000 (default: all classes)."),
+    workers: Optional[int] = typer.Option(None, "--workers", help="Worker processes (default: every CPU; capped by the CPUs and the chunks; for Ray/Dask the size of a cluster started here)."),
+    checkpoint: Optional[Path] = typer.Option(None, "--checkpoint", help="Resumable progress file (JSON with a checksum)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the sample."),
     executor: str = typer.Option("local", "--executor", help="local (default), ray or dask (optional extras; RAY_ADDRESS / DASK_SCHEDULER_ADDRESS select a cluster)."),
     option: Optional[List[str]] = typer.Option(None, "--option", help=_OPTION_HELP),
     cards: Optional[str] = typer.Option(None, "--cards", help=_CARDS_HELP),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Stop after the chunk running at this many seconds (the checkpoint keeps the work; complete: false)."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Solve every standard layout class (or a sample): fewest moves and optimal-tour counts.
@@ -239,26 +351,37 @@ def census_cmd(
     from contextlib import ExitStack
 
     from .games.tanglung.cards import load_card_set
-    from .generators.tanglung import census
+    from .generators.tanglung import MAX_SAMPLE, census
+    from .limits import Deadline, check_count, check_number
 
-    if sample is not None and sample < 1:
-        raise TanglekitError("--sample must be at least 1")
+    deadline = Deadline(time_limit)
+    if sample is not None:
+        sample = check_count(sample, "--sample", maximum=MAX_SAMPLE)
+    workers = check_count(workers, "--workers", minimum=0, maximum=4096)
+    seed = check_number("--seed", seed, minimum=0, maximum=_MAX_SEED, integer=True, allow_none=False)
     opts = _options(option)
     state: dict = {}
     with ExitStack() as stack:
-        def on_progress(done, total):
-            if "advance" not in state:  # open the bar once the number of chunks is known
-                state["advance"] = stack.enter_context(progress(total, "census chunks"))
-                state["last"] = 0
-            state["advance"](done - state["last"])
-            state["last"] = done
+        def bar(key, label):
+            def update(done, total):
+                if key not in state:  # open the bar once the total is known
+                    state[key] = [stack.enter_context(progress(total, label, enabled=total > 1)), 0]
+                adv, last = state[key]
+                adv(done - last)
+                state[key][1] = done
+            return update
 
-        summary = census(sample, max(1, workers), checkpoint, seed, opts, load_card_set(cards), executor,
-                         on_progress=on_progress)
+        summary = census(sample, workers, checkpoint, seed, opts, load_card_set(cards), executor,
+                         on_progress=bar("chunks", "census chunks"), time_limit=deadline,
+                         on_prepare=bar("prep", "sampling layouts") if sample and sample > 20_000 else None)
+    summary["seconds"] = round(deadline.elapsed(), 3)
     if as_json:
         print_json(summary)
         return
     n = summary.get("layouts", 0)
+    if not summary.get("complete", True):
+        typer.echo(f"stopped by the time limit after {summary['chunks_done']} of {summary['chunks']} chunks"
+                   + (" (the checkpoint keeps them)" if checkpoint else ""))
     typer.echo(f"layout classes solved: {n}  (unsolvable: {summary.get('unsolvable', 0)}, "
                f"with a no-revisit tour: {summary.get('no_revisit', 0)})")
     typer.echo("fewest moves: " + ", ".join(f"{k}: {v}" for k, v in summary.get("moves", {}).items()))
@@ -276,24 +399,31 @@ def census_cmd(
 def play_cmd(
     bot: Optional[List[str]] = typer.Option(None, "--bot", help="Bot strength (random, greedy, pimc, pimc-strong); once = you vs it, twice = bot vs bot."),
     seed: int = typer.Option(0, "--seed", help="Seed of the layouts and the bots."),
-    games: int = typer.Option(1, "--games", help="Bot vs bot: number of games."),
+    games: int = typer.Option(1, "--games", help="Bot vs bot: number of games (1..100000)."),
     first: int = typer.Option(1, "--first", help="Who starts the first match: 1 or 2."),
     option: Optional[List[str]] = typer.Option(None, "--option", help=_OPTION_HELP),
     as_json: bool = typer.Option(False, "--json", help="Bot vs bot: print results as JSON (game logs for 1 game)."),
 ) -> None:
     """Two-player game: you against a bot in the terminal, or bot against bot.
     Example: tanglekit tanglung play --bot greedy --bot random --games 20"""
+    from .limits import check_count, check_number
     from .solver.tanglung_duel import bot_match, make_bot, play_game
 
+    games = check_count(games, "--games", maximum=100_000)
+    seed = check_number("--seed", seed, minimum=0, maximum=2**31 - 1, integer=True, allow_none=False)
     opts = _options(option)
     names = list(bot or ["greedy"])
+    if any(len(n) > 40 for n in names):
+        raise TanglekitError("--bot: a bot name is a short word (random, greedy, pimc, pimc-strong)")
     if len(names) > 2 or first not in (1, 2):
         raise TanglekitError("give --bot once (you vs bot) or twice (bot vs bot); --first is 1 or 2")
+    for nm in names:
+        make_bot(nm, seed)  # an unknown name fails before anything is played
     if len(names) == 2:
         if games == 1:
             g = play_game(make_bot(names[0], seed), make_bot(names[1], seed + 1), seed, opts, first - 1)
             if as_json:
-                print_json(g.to_json())
+                print_json({**g.to_json(), "winner": g.winner, "complete": True})
             else:
                 for i, (w, why) in enumerate(g.results, 1):
                     typer.echo(f"match {i}: {'draw' if w is None else names[w] + ' (player ' + str(w + 1) + ')'} ({why})")
@@ -302,7 +432,7 @@ def play_cmd(
         with progress(None, "games", enabled=not as_json):
             res = bot_match(names[0], names[1], games, seed, opts)
         if as_json:
-            print_json(res)
+            print_json({**res, "complete": True})
         else:
             typer.echo(f"{names[0]} {res['wins'][0]} - {res['wins'][1]} {names[1]} (draws {res['draws']})")
         return
@@ -311,7 +441,6 @@ def play_cmd(
     from .games import load_game
     from .generators.play import PlaySession, Start
 
-    make_bot(names[0], seed)  # an unknown name fails with this command's list
     game = load_game("tanglung-duel", **opts.to_json(), first_starter=first - 1)
     start = Start("tanglung-duel", game.new_initial_state(seed=seed))
     run_session(PlaySession(start, ["human", names[0]], seed))
@@ -319,37 +448,59 @@ def play_cmd(
 
 @app.command("analyze")
 def analyze_cmd(
-    state: Path = typer.Argument(..., help="Match state JSON (as printed by the engine's to_json)."),
-    depth: int = typer.Option(4, "--depth", help="Maximum search depth (plies)."),
-    time_limit: float = typer.Option(10.0, "--time", help="Time limit in seconds."),
-    as_json: bool = typer.Option(False, "--json", help="Print {value, outcome, best, depth, nodes}."),
+    state: str = typer.Argument(..., help="Match state JSON file (or inline JSON), as the engine's to_json writes it."),
+    depth: int = typer.Option(4, "--depth", help="Maximum search depth in plies (0 = no search: unknown)."),
+    time_limit: float = typer.Option(10.0, "--time-limit", "--time", help="Seconds (0 = stop at once: unknown)."),
+    node_limit: Optional[int] = typer.Option(None, "--node-limit", help="Stop after this many nodes per depth."),
+    cards: Optional[str] = typer.Option(None, "--cards", help=_CARDS_HELP + " The layout may hold fewer (removed cards), never more."),
+    as_json: bool = typer.Option(False, "--json", help="Print {value, outcome, best, best_move, line, depth, nodes, complete, ...}."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Write the position as SVG."),
 ) -> None:
     """Perfect-information analysis of a revealed two-player position: value and best action.
     Example: tanglekit tanglung analyze state.json --depth 6"""
     from .games.tanglung.duel import Match, describe_action
+    from .games.tanglung.formats import STATE_FORMAT
+    from .jsonio import expect_format, load_json_source, validate
+    from .limits import Deadline, check_count
     from .solver.tanglung_duel import solve_position
 
+    deadline = Deadline(time_limit)
+    depth = check_count(depth, "--depth", minimum=0, maximum=64)
+    node_limit = check_count(node_limit, "--node-limit", minimum=0, maximum=10**12, allow_none=True)
+    data, where = load_json_source(state, STATE_FORMAT.title)
+    expect_format(data, STATE_FORMAT, where)
+    validate(data, STATE_FORMAT.schema(), where)
+    from .games.tanglung.cards import load_card_set
+
+    card_set = load_card_set(cards)
     try:
-        data = json.loads(state.read_text("utf-8"))
-    except json.JSONDecodeError as e:
-        raise FormatError(f"{state}: bad JSON ({e.msg} at line {e.lineno})") from None
-    m = Match.from_json(data)
-    r = solve_position(m, max_depth=depth, node_limit=None, time_limit=time_limit)
+        m = Match.from_json({k: v for k, v in data.items() if k not in ("format", "version")})
+        m.layout.validate(card_set, m.options, allow_empty=True)
+    except TanglekitError as e:
+        raise FormatError(f"{where}: {e}") from None
+    if m.is_over():
+        raise FormatError(f"{where}: the match is already over (winner: player {m.winner})")
+    r = solve_position(m, max_depth=depth, node_limit=node_limit, deadline=deadline)
     if svg is not None:
         from .games.tanglung.render import svg_grid
 
         write_text(svg, svg_grid(m.layout, lit=m.lit, boxes=list(m.boxes), fan=m.fan,
                                  title=f"player {m.to_move + 1} to move"))
-    res = {"value": r.value, "outcome": r.outcome, "best": describe_action(r.best) if r.best else None,
-           "depth": r.depth, "nodes": r.nodes, "seconds": round(r.seconds, 3)}
+    best = describe_action(r.best) if r.best else None
+    value = {1: "win", -1: "loss", None: "unknown"}[r.outcome]
+    res = {"value": value, "outcome": r.outcome, "score": r.value, "best": best, "best_move": best,
+           "line": [best] if best else [], "to_move": m.to_move, "depth": r.depth, "nodes": r.nodes,
+           "complete": r.proven, "seconds": round(deadline.elapsed(), 3)}
+    if not r.proven:
+        res["reason"] = r.reason
     if as_json:
         print_json(res)
         return
     typer.echo(m.render_text(reveal=True))
-    verdict = {1: "side to move wins", -1: "side to move loses", None: "not decided within the depth"}[r.outcome]
-    typer.echo(f"player {m.to_move + 1} to move: {verdict} (value {r.value}, depth {r.depth}, {r.nodes} nodes)")
-    typer.echo(f"best action: {res['best']}")
+    verdict = {"win": "side to move wins", "loss": "side to move loses",
+               "unknown": f"not decided ({r.reason})"}[value]
+    typer.echo(f"player {m.to_move + 1} to move: {verdict} (score {r.value}, depth {r.depth}, {r.nodes} nodes)")
+    typer.echo(f"best action: {best if best else 'unknown'}")
 
 
 if __name__ == "__main__":

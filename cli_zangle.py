@@ -18,6 +18,14 @@ if TYPE_CHECKING:
     from .games.zangle.rules import ZangleOptions
 
 
+MAX_SEED = 2**63 - 1
+MAX_STATES = 10**9  # solver budgets (the memo is capped at 4M entries whatever the budget)
+MAX_PLAYERS = 11  # a 120-card deck deals 10 own cards to at most 11 players and 4 to the middle
+MAX_DEALS = 100_000_000  # random tables in `stats` (streamed in chunks of 10,000, about 200,000 a second)
+MAX_SOLO_DEALS = 100_000
+MAX_GAMES = 100_000
+
+
 def load_deck(path):
     from .games.zangle.cards import load_deck as _load
 
@@ -40,13 +48,15 @@ def find_command(deal_path: str | Path, deck_path: str | Path | None = None, as_
         zangles_to_json,
     )
 
+    from .cli_common import write_text
+
     deck = load_deck(deck_path)
     deal = load_deal(deal_path, deck)
     zs = find_zangles_in_deal(deal, deck, options)
     if svg_path is not None and zs:
-        Path(svg_path).write_text(zangle_svg(deal, zs[0]), encoding="utf-8")
+        write_text(Path(svg_path), zangle_svg(deal, zs[0]), "picture")
     if as_json:
-        return json.dumps(zangles_to_json(deal, zs), indent=1)
+        return json.dumps({**zangles_to_json(deal, zs), "count": len(zs), "complete": True}, indent=1)
     text = f"{len(zs)} Zangle{'s' if len(zs) != 1 else ''}, best first\n" + format_zangles(deal, zs)
     if zs:
         text += "\n\nbest:\n" + best_picture(deal, zs[0])
@@ -64,12 +74,15 @@ def best_picture(deal, z) -> str:
     return text_tiling(target.shape, [Polyform(c) for c in z.cells])
 
 
-def deck_show_command(deck_path: str | Path | None = None, svg_path: str | Path | None = None) -> str:
-    """``tanglekit zangle deck show [--deck FILE] [--svg FILE]``: card kinds, counts, shapes."""
+def deck_show_command(deck_path: str | Path | None = None, svg_path: str | Path | None = None,
+                      as_json: bool = False) -> str:
+    """``tanglekit zangle deck show [--deck FILE] [--svg FILE] [--json]``: card kinds, counts, shapes."""
+    from .cli_common import write_text
+
     deck = load_deck(deck_path)
     if svg_path is not None:
-        Path(svg_path).write_text(deck_svg(deck), encoding="utf-8")
-    return deck_text(deck)
+        write_text(Path(svg_path), deck_svg(deck), "deck sheet")
+    return json.dumps(deck.to_json()) if as_json else deck_text(deck)
 
 
 def deck_text(deck: Deck) -> str:
@@ -87,68 +100,34 @@ def deck_text(deck: Deck) -> str:
 
 
 def deck_svg(deck: Deck, unit: float = 28.0) -> str:
-    """The deck's card kinds in their colours, one per slot, captioned with kind and count.
+    """The deck sheet (games/zangle/svg.py)."""
+    from .games.zangle.svg import deck_svg as _svg
 
-    Z cards (no triangles) are drawn as an empty dashed card outline.
-    """
-    from xml.sax.saxutils import escape
-
-    from .games.zangle.cards import PAINT
-
-    from .shapes.lattice import TRIANGLE
-
-    slot_w, slot_h, cols = 4.2, 3.6, 4
-    parts = []
-    for i, (kind, colour, shape, count) in enumerate(deck.kinds):
-        r, c = divmod(i, cols)
-        x0, y0 = c * slot_w, r * slot_h
-        if shape is None:
-            parts.append(
-                f'<rect x="{x0 + 1.3:.3f}" y="{y0 + 0.3:.3f}" width="1.6" height="2.2" fill="none" '
-                'stroke="#888888" stroke-width="0.05" stroke-dasharray="0.15,0.1"/>'
-            )
-        else:
-            q = shape.normalized()
-            pts_all = [pt for cell in q.cells for pt in TRIANGLE.polygon(cell)]
-            w = max(p[0] for p in pts_all) - min(p[0] for p in pts_all)
-            h = max(p[1] for p in pts_all) - min(p[1] for p in pts_all)
-            dx = x0 + (slot_w - w) / 2 - min(p[0] for p in pts_all)
-            dy = y0 + 0.3 + (2.4 - h) / 2 - min(p[1] for p in pts_all)
-            fill = PAINT.get(colour, "#999999")
-            for cell in q.cells:
-                pts = " ".join(f"{x + dx:.3f},{y + dy:.3f}" for x, y in TRIANGLE.polygon(cell))
-                parts.append(f'<polygon points="{pts}" fill="{fill}" stroke="#ffffff" stroke-width="0.03"/>')
-            for a, b in q.boundary_edges():
-                parts.append(
-                    f'<line x1="{a[0] + dx:.3f}" y1="{a[1] + dy:.3f}" x2="{b[0] + dx:.3f}" '
-                    f'y2="{b[1] + dy:.3f}" stroke="#222222" stroke-width="0.06" stroke-linecap="round"/>'
-                )
-        parts.append(
-            f'<text x="{x0 + slot_w / 2:.3f}" y="{y0 + 3.2:.3f}" font-family="sans-serif" font-size="0.42" '
-            f'text-anchor="middle" fill="#222222">{escape(kind)} x{count}</text>'
-        )
-    rows = (len(deck.kinds) + cols - 1) // cols
-    w, h = cols * slot_w, rows * slot_h
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w * unit:.0f}" height="{h * unit:.0f}" '
-        f'viewBox="0 0 {w:.3f} {h:.3f}">\n<rect width="{w:.3f}" height="{h:.3f}" fill="#ffffff"/>\n'
-        + "\n".join(parts)
-        + "\n</svg>\n"
-    )
+    return _svg(deck, unit)
 
 
 def play_command(mode: str, players: int | None = None, bots: Sequence[str] | None = None, seed: int = 0,
                  log_path: str | Path | None = None, deck_path: str | Path | None = None,
                  options: ZangleOptions | None = None, as_json: bool = False) -> str:
     """``tanglekit zangle play turn|speed|solo [--players N] [--bots B ...] [--seed S] [--log FILE]``."""
-    from .games.zangle.play import format_result, play_game
+    from .cli_common import write_text
+    from .games.zangle.play import MODES, format_result, play_state
+    from .limits import check_count
 
+    if mode not in MODES:
+        from .errors import RuleError
+
+        raise RuleError(f"unknown game mode {str(mode)[:40]!r}: expected one of {', '.join(MODES)}")
+    check_count(seed, "--seed", minimum=0, maximum=MAX_SEED)
+    check_count(players, "--players", maximum=MAX_PLAYERS, allow_none=True)
     deck = load_deck(deck_path) if deck_path else None
-    res = play_game(mode, players, bots, seed, log_path, options=options, deck=deck)
-    return json.dumps(res, indent=1) if as_json else format_result(res)
+    state, res = play_state(mode, players, bots, seed, options=options, deck=deck)
+    if log_path is not None:
+        write_text(Path(log_path), "\n".join(state.log_lines()) + "\n", "move log")
+    return json.dumps({"game": f"zangle-{mode}", **res}, indent=1) if as_json else format_result(res)
 
 
-def replay_command(log_path: str | Path, deck_path: str | Path | None = None) -> str:
+def replay_command(log_path: str | Path, deck_path: str | Path | None = None, as_json: bool = False) -> str:
     """``tanglekit zangle replay LOG``: replay a move log (checking every move), print the result."""
     from .games.zangle.engine import replay_log
     from .games.zangle.play import format_result
@@ -163,17 +142,25 @@ def replay_command(log_path: str | Path, deck_path: str | Path | None = None) ->
         "actions": len(state.history),
         "score": state.score(),
     }
+    if as_json:
+        return json.dumps({"game": f"zangle-{state.game}", **res, "moves": len(state.history),
+                           "finished": state.is_terminal(), "returns": state.returns()})
     return f"{len(state.history)} moves replayed, game {status}\n" + format_result(res)
 
 
 def solve_solo_command(seed: int = 0, deck_path: str | Path | None = None, options: ZangleOptions | None = None,
-                       max_nodes: int = 2_000_000) -> str:
+                       max_nodes: int = 2_000_000, as_json: bool = False) -> str:
     """``tanglekit zangle solve-solo [--seed S] [--deck FILE] [--piles 6]``: is this solo deal winnable
     with every card known? Prints yes (with the moves), no, or unknown (search budget ran out)."""
-    from .solver.zangle_solo import SoloDeal, solve_deal
+    from .limits import check_count
+    from .solver.zangle_solo import SoloDeal
 
+    check_count(seed, "--seed", minimum=0, maximum=MAX_SEED)
+    check_count(max_nodes, "--max-nodes", minimum=0, maximum=MAX_STATES)
     deal = SoloDeal.from_seed(seed, options, load_deck(deck_path) if deck_path else None)
-    res = solve_deal(deal, max_states=max_nodes)
+    res = _solve(deal, max_nodes, None)
+    if as_json:
+        return json.dumps({"seed": seed, **solve_json(res)})
     ok, path = res.solvable, res.line
     if ok is None:
         return f"solo deal {seed}: unknown (more than {max_nodes} positions)"
@@ -184,14 +171,46 @@ def solve_solo_command(seed: int = 0, deck_path: str | Path | None = None, optio
     )
 
 
+def _solve(deal, max_states: int, time_limit, count: bool = False, deadline=None):
+    """``solve_deal`` under the command's limits: 0 states or 0 seconds answer unknown at once,
+    and the time already spent on set-up counts against ``time_limit``."""
+    from .limits import Deadline
+    from .solver.zangle_solo import SoloResult, solve_deal
+
+    deadline = deadline or Deadline(time_limit)
+    if max_states == 0 or deadline.expired():
+        return SoloResult(None, [], 0, deadline.elapsed(), "node limit" if max_states == 0 else "time limit")
+    left = deadline.remaining()
+    res = solve_deal(deal, max_states=max_states, time_limit=left if left is None else max(left, 1e-9), count=count)
+    res.seconds = deadline.elapsed()
+    return res
+
+
+def solve_json(res, count: bool = False) -> dict:
+    """``zangle solo solve --json``: the kept exact keys (solvable, line, states) first, then the
+    shared vocabulary (docs/json.md)."""
+    d = {"solvable": res.solvable, "line": [str(a) for a in res.line], "states": res.states,
+         "moves": len(res.line) if res.solvable else None, "nodes": res.states,
+         "complete": res.solvable is not None, "reason": res.reason, "seconds": round(res.seconds, 6),
+         "actions": [a.to_json() for a in res.line]}
+    if count:
+        d.update(lines=res.lines, lines_capped=res.lines_capped, playouts=res.playouts,
+                 playout_wins=res.playout_wins)
+    return d
+
+
 def solo_solve_command(source: str, deck_path: str | Path | None = None, as_json: bool = False,
                        max_states: int = 2_000_000, time_limit: float | None = None, count: bool = False,
                        options: dict[str, str] | None = None) -> str:
     """``tanglekit zangle solo solve DEAL.json|ID [--json] [--count]``: decide a solo deal."""
-    from .solver.zangle_solo import load_solo_deal, solve_deal
+    from .generators.zangle import load_solo_deal
+    from .jsonio import check_text_arg
+    from .limits import Deadline, check_count, check_time_limit
 
+    deadline = Deadline(check_time_limit(time_limit))
+    check_count(max_states, "--max-states", minimum=0, maximum=MAX_STATES)
     deck = load_deck(deck_path) if deck_path else None
-    deal = load_solo_deal(source, deck)
+    deal = load_solo_deal(check_text_arg(str(source), "solo deal"), deck)
     if options:
         # --option NAME=VALUE pairs override the deal file's own options
         from .games.zangle.rules import ZangleOptions as _Opts
@@ -201,13 +220,9 @@ def solo_solve_command(source: str, deck_path: str | Path | None = None, as_json
         base.update({k: changed[k] for k in options})
         deal = type(deal)(deal.middle, deal.draw, deal.piles, _Opts.from_json(base).with_(piles=len(deal.piles)),
                           deal.deck)
-    res = solve_deal(deal, max_states=max_states, time_limit=time_limit, count=count)
+    res = _solve(deal, max_states, time_limit, count, deadline)
     if as_json:
-        d = res.to_json()
-        if count:
-            d.update(lines=res.lines, lines_capped=res.lines_capped, playouts=res.playouts,
-                     playout_wins=res.playout_wins)
-        return json.dumps(d)
+        return json.dumps(solve_json(res, count))
     if res.solvable is None:
         text = f"unknown: {res.reason} after {res.states} states"
     elif res.solvable:
@@ -228,8 +243,16 @@ def solo_generate_command(count: int = 1, difficulty: str = "medium", seed: int 
     """``tanglekit zangle solo generate [--count K] [--difficulty D] [--seed S] [--piles P] [--json] [--svg DIR] [--booklet F]``."""
     from .cli_common import progress, write_text
     from .games.zangle.rules import ZangleOptions as _Opts
-    from .generators.zangle import challenge_answer_svg, challenge_svg, generate_challenges
+    from .generators.zangle import DIFFICULTIES, MAX_COUNT, challenge_answer_svg, challenge_svg, generate_challenges
+    from .limits import check_count
 
+    check_count(count, "--count", maximum=MAX_COUNT)
+    check_count(seed, "--seed", minimum=0, maximum=MAX_SEED - count)
+    check_count(piles, "--piles", maximum=8)
+    if difficulty not in DIFFICULTIES + ("any",):
+        from .errors import RuleError
+
+        raise RuleError(f"--difficulty must be one of {', '.join(DIFFICULTIES)} or any, not {str(difficulty)[:40]!r}")
     deck = load_deck(deck_path) if deck_path else None
     opts = (options or _Opts()).with_(piles=piles)
     with progress(count, "generating", enabled=show_progress and count > 1) as step:
@@ -264,7 +287,13 @@ def stats_command(deck_path: str | Path | None = None, deals: int = 100_000, see
     """``tanglekit zangle stats [--deck FILE] [--deals N] [--seed S] [--json]``."""
     from .cli_common import progress
     from .generators.zangle import deal_stats, format_stats
+    from .limits import check_count
 
+    check_count(deals, "--deals", minimum=0, maximum=MAX_DEALS)
+    check_count(solo_deals, "--solo-deals", minimum=0, maximum=MAX_SOLO_DEALS)
+    check_count(games, "--games", minimum=0, maximum=MAX_GAMES)
+    check_count(seed, "--seed", minimum=0, maximum=MAX_SEED)
+    check_count(max_states, "--max-states", minimum=0, maximum=MAX_STATES)
     deck = load_deck(deck_path) if deck_path else None
     total = (deals + 9999) // 10000 + 2 * solo_deals + games
     with progress(total, "simulating", enabled=show_progress) as step:
@@ -277,18 +306,23 @@ def go_out_command(deal_path: str | Path, player: int = 0, deck_path: str | Path
     """``tanglekit zangle turn go-out DEAL.json [--player P] [--json]``: can that player use all
     their cards if the others never take or draw a card (middle pile order as in the file)?"""
     from .games.zangle.turn import TurnGame
+    from .limits import check_count
     from .solver.zangle_solo import turn_go_out
 
+    check_count(max_states, "--max-states", minimum=0, maximum=MAX_STATES)
     deck = load_deck(deck_path)
     deal = load_deal(deal_path, deck)
     g = TurnGame.from_deal(deal, deck=deck, options=options, rounds=1)
     if not 0 <= player < g.players:
         from .errors import RuleError
 
-        raise RuleError(f"player must be 0..{g.players - 1} (0 = 'own' in the deal file)")
-    ok, line, states = turn_go_out(g, player, max_states=max_states)
+        raise RuleError(f"--player must be 0..{g.players - 1} (0 = 'own' in the deal file)")
+    ok, line, states = turn_go_out(g, player, max_states=max_states) if max_states else (None, [], 0)
     if as_json:
-        return json.dumps({"can_go_out": ok, "line": [a.to_json() for a in line], "states": states})
+        return json.dumps({"can_go_out": ok, "line": [str(a) for a in line], "states": states,
+                           "solvable": ok, "moves": len(line) if ok else None, "nodes": states,
+                           "complete": ok is not None, "player": player,
+                           "actions": [a.to_json() for a in line]})
     if ok is None:
         return f"player {player}: unknown (more than {max_states} states)"
     if not ok:
@@ -301,7 +335,10 @@ def turn_generate_command(players: int = 2, seed: int = 0, properties: Sequence[
                           deck_path: str | Path | None = None, options: ZangleOptions | None = None) -> str:
     """``tanglekit zangle turn generate [--players N] [--seed S] [--property P ...]``: a deal file."""
     from .generators.zangle import generate_turn_deal
+    from .limits import check_count
 
+    check_count(players, "--players", maximum=MAX_PLAYERS)
+    check_count(seed, "--seed", minimum=0, maximum=MAX_SEED)
     deck = load_deck(deck_path) if deck_path else None
     res = generate_turn_deal(players, seed, tuple(properties), options, deck)
     if as_json:
@@ -334,21 +371,29 @@ def _options(pairs):
 
 @app.command("find")
 def find(
-    deal: Path = typer.Argument(..., help="Deal file: {\"middle\": [...], \"own\": [...]}."),
+    deal: Optional[Path] = typer.Argument(None, help="Deal file: {\"middle\": [...], \"own\": [...]}."),
     deck: Optional[Path] = _DECK,
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the best Zangle as SVG."),
     option: Optional[list[str]] = _OPTION,
+    batch: Optional[str] = typer.Option(None, "--batch", help="Many deals: FILE or - with one deal file or JSON object a line; JSON lines out."),
 ) -> None:
     """All Zangles of a table, best first. Example: tanglekit zangle find deal.json --svg best.svg."""
+    if batch is not None:
+        from .cli_batch import run_batch
+
+        return run_batch(batch, find, dict(locals()), "deal", refuse=("svg",))
+    if deal is None:
+        raise typer.BadParameter("give a deal file (or --batch FILE)", param_hint="DEAL")
     typer.echo(find_command(deal, deck, as_json, svg, _options(option)))
 
 
 @deck_app.command("show")
 def deck_show(deck: Optional[Path] = _DECK,
-              svg: Optional[Path] = typer.Option(None, "--svg", help="Write the deck sheet as SVG.")) -> None:
+              svg: Optional[Path] = typer.Option(None, "--svg", help="Write the deck sheet as SVG."),
+              as_json: bool = typer.Option(False, "--json", help="The deck file (JSON).")) -> None:
     """Card kinds, colours and counts. Example: tanglekit zangle deck show --svg deck.svg."""
-    typer.echo(deck_show_command(deck, svg))
+    typer.echo(deck_show_command(deck, svg, as_json))
 
 
 @app.command("play")
@@ -367,9 +412,10 @@ def play(
 
 
 @app.command("replay")
-def replay(log: Path = typer.Argument(..., help="Move log written by play --log."), deck: Optional[Path] = _DECK) -> None:
+def replay(log: Path = typer.Argument(..., help="Move log written by play --log."), deck: Optional[Path] = _DECK,
+           as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
     """Replay a move log, checking every move. Example: tanglekit zangle replay game.jsonl."""
-    typer.echo(replay_command(log, deck))
+    typer.echo(replay_command(log, deck, as_json))
 
 
 @app.command("solve-solo")
@@ -378,23 +424,32 @@ def solve_solo(
     deck: Optional[Path] = _DECK,
     option: Optional[list[str]] = _OPTION,
     max_nodes: int = typer.Option(2_000_000, "--max-nodes", help="Search budget (positions)."),
+    as_json: bool = typer.Option(False, "--json", help="As zangle solo solve --json, with the seed."),
 ) -> None:
     """Can the seeded solo deal be won with every card known? Example: tanglekit zangle solve-solo --seed 3."""
-    typer.echo(solve_solo_command(seed, deck, _options(option), max_nodes))
+    typer.echo(solve_solo_command(seed, deck, _options(option), max_nodes, as_json))
 
 
 @solo_app.command("solve")
 def solo_solve(
-    deal: str = typer.Argument(..., help="Solo deal file (JSON) or ID (zangle:solo,...:... or ...#seed)."),
+    deal: Optional[str] = typer.Argument(None, help="Solo deal file (JSON) or ID (zangle:solo,...:... or ...#seed)."),
     as_json: bool = typer.Option(False, "--json", help='Print {"solvable": ..., "line": [...], "states": n}.'),
     count: bool = typer.Option(False, "--count", help="Also count winning lines and random-playout wins."),
     max_states: int = typer.Option(2_000_000, "--max-states", help="Search budget (states)."),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds before giving up (unknown)."),
     deck: Optional[Path] = _DECK,
     option: Optional[list[str]] = _OPTION,
+    batch: Optional[str] = typer.Option(None, "--batch", help="Many deals: FILE or - with one ID, file or JSON deal a line; JSON lines out."),
 ) -> None:
     """Can this solo deal be won? Example: tanglekit zangle solo solve deal.json --json."""
     from .cli_common import parse_options
+
+    if batch is not None:
+        from .cli_batch import run_batch
+
+        return run_batch(batch, solo_solve, dict(locals()), "deal")
+    if deal is None:
+        raise typer.BadParameter("give a solo deal file or ID (or --batch FILE)", param_hint="DEAL")
 
     typer.echo(solo_solve_command(deal, deck, as_json, max_states, time_limit, count, parse_options(option)))
 

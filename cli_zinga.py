@@ -19,7 +19,24 @@ sheets_app = typer.Typer(help="Score-sheet sets: generate balanced sets, show or
                          no_args_is_help=True)
 app.add_typer(sheets_app, name="sheets")
 
-SHEETS_HELP = "Sheet file (JSON), shareable ID (zinga:sheets4:... or zinga:sheets4#SEED) or 'default'."
+SHEETS_HELP = "Sheet file (JSON), shareable ID (zinga:sheets4:... or zinga:sheets4,attempts=2,tune=40,effort=3#SEED) or 'default'."
+MAX_PLAYERS = 12  # the generator makes sets of up to 12 sheets; one sheet per player
+MAX_GAMES = 100_000_000  # simulated games per run (streamed in chunks, with a progress bar)
+MAX_RUNS = 200_000  # Monte Carlo runs per sheet of `analyze` (plain Python, about 10 s of CPU per 100,000)
+
+
+def _sheets(spec):
+    """Sheets from a file, 'default' or any Zinga ID (a seed ID regenerates, with a progress bar)."""
+    from .generators.zinga import load_sheet_source
+
+    return load_sheet_source(spec, progress_factory=lambda total, label: progress(total, label))
+
+
+def _seed(seed: int) -> int:
+    from .generators.ids import MAX_SEED
+    from .limits import check_count
+
+    return check_count(seed, "--seed", minimum=0, maximum=MAX_SEED)
 
 
 def _options(pairs):
@@ -61,17 +78,22 @@ def analyze(
 
     Example: tanglekit zinga analyze default
     """
-    from .errors import TanglekitError
-    from .games.zinga.sheet import load_sheets
+    from .limits import check_count
     from .solver.zinga_odds import analyze_sheet
 
-    if players < 1 or runs < 2:
-        raise TanglekitError("players must be >= 1 and runs >= 2")
-    results = [analyze_sheet(s, players, runs, seed) for s in load_sheets(sheet)]
+    players = check_count(players, "--players", maximum=MAX_PLAYERS)
+    runs = check_count(runs, "--runs", minimum=2, maximum=MAX_RUNS)
+    seed = _seed(seed)
+    sheets = _sheets(sheet)
+    results = []
+    with progress(len(sheets), "sheets", enabled=runs * len(sheets) > 20_000) as advance:
+        for s in sheets:
+            results.append(analyze_sheet(s, players, runs, seed))
+            advance()
     if as_json:
         print_json({"sheets": results})
         return
-    for s, r in zip(load_sheets(sheet), results):
+    for s, r in zip(sheets, results):
         t = r["tick_chance"]
         g, k = r["greedy_first_line_rolls"], r["greedy_first_line_ticks"]
         typer.echo(f"sheet {r['sheet']}\n{s.text()}")
@@ -110,20 +132,26 @@ def simulate(
 
     Example: tanglekit zinga simulate --players 3 --games 30000 --seed 1
     """
-    from .errors import TanglekitError
+    from .errors import RuleError
     from .games.zinga.bots import get_bot
-    from .games.zinga.sheet import load_sheets
+    from .limits import UsageError, check_count
     from .solver.zinga_sim import sheet_win_rates
 
-    if games < 1:
-        raise TanglekitError("games must be at least 1")
     if players < 2:
-        raise TanglekitError("Zinga needs at least 2 players")
+        raise RuleError("Zinga needs at least 2 players")
+    players = check_count(players, "--players", minimum=2, maximum=MAX_PLAYERS)
+    games = check_count(games, "--games", maximum=MAX_GAMES)
+    seed = _seed(seed)
+    if engine not in ("numba", "plain"):
+        raise UsageError(f"--engine is numba or plain, not {engine[:40]!r}")
     get_bot(bot)
     opts = _options(option)
+    all_sheets = _sheets(sheets)
+    if players > len(all_sheets):
+        raise RuleError(f"{players} players need {players} sheets; the set has {len(all_sheets)}")
     chunk = 2000 if engine == "numba" else 50
     with progress(games, f"{players}-player games", enabled=not quiet) as advance:
-        res = sheet_win_rates(load_sheets(sheets), players, games, seed, bot, opts, advance, chunk, engine)
+        res = sheet_win_rates(all_sheets, players, games, seed, bot, opts, advance, chunk, engine)
     if as_json:
         print_json(res)
     else:
@@ -145,10 +173,14 @@ def game(
     Example: tanglekit zinga game --players 3 --seed 5 --out game.json
     """
     from .errors import TanglekitError
-    from .games.zinga.bots import play_bot_game
-    from .games.zinga.sheet import load_sheets
+    from .games.zinga.bots import get_bot, play_bot_game
 
-    all_sheets = load_sheets(sheets)
+    seed = _seed(seed)
+    if not 2 <= players <= MAX_PLAYERS:
+        raise TanglekitError(f"players must be between 2 and {MAX_PLAYERS}")
+    for b in bot:
+        get_bot(b)
+    all_sheets = _sheets(sheets)
     if not 2 <= players <= len(all_sheets):
         raise TanglekitError(f"players must be between 2 and {len(all_sheets)} (sheets in the set)")
     bots = (list(bot) + [bot[-1]] * players)[:players]
@@ -184,18 +216,24 @@ def replay(
 
     Example: tanglekit zinga replay game.json --undo 2 --move none
     """
-    from .errors import FormatError
+    from .errors import RuleError
     from .games.zinga.engine import ZingaGame
+    from .jsonio import check_text_arg, read_json_file
+    from .limits import check_count
 
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as e:
-        raise FormatError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
-    g = ZingaGame.from_json(data)
+    undo = check_count(undo, "--undo", minimum=0)
+    for m in move or []:
+        check_text_arg(m, "--move", 200)
+    g = ZingaGame.from_json(read_json_file(path, "Zinga game"), str(path))
+    if undo > len(g.moves):
+        raise RuleError(f"--undo {undo}: the game has only {len(g.moves)} moves")
     if undo:
         g = g.undo(undo)
-    for m in move or []:
-        g.play(m)
+    for k, m in enumerate(move or []):
+        try:
+            g.play(m)
+        except RuleError as e:
+            raise RuleError(f"--move {k + 1}: {e}") from None
     if out:
         write_text(out, g.dumps() + "\n", "game")
     summary = g.summary() | {"phase": g.phase, "active": g.active, "moves": len(g.moves)}
@@ -226,12 +264,18 @@ def sheets_generate(
 
     Example: tanglekit zinga sheets generate --seed 1 --svg pads/
     """
-    from .generators.zinga import generate_sheet_set, sheet_svg
+    from .generators.zinga import MAX_EFFORT, check_settings, generate_sheet_set, sheet_svg
+    from .limits import UsageError, check_count, check_number
 
-    from .errors import TanglekitError
-
-    if attempts < 1 or tune < 0 or games < 0:
-        raise TanglekitError("attempts must be >= 1, tune and games >= 0")
+    seed = _seed(seed)
+    count = check_count(count, "--count", maximum=12)
+    games = check_count(games, "--games", minimum=0, maximum=MAX_GAMES)
+    attempts = check_count(attempts, "--attempts", maximum=50)
+    tune = check_count(tune, "--tune", minimum=0, maximum=2000)
+    effort = check_number("--effort", effort, minimum=0, maximum=MAX_EFFORT)
+    if effort == 0:
+        raise UsageError("--effort must be more than 0")
+    check_settings(count, attempts, tune, effort)
     with progress(attempts + tune, "generate and tune", enabled=not quiet) as advance:
         ss = generate_sheet_set(count, seed, games, attempts=attempts, effort=effort, tune_rounds=tune,
                                 progress=advance)
@@ -266,9 +310,9 @@ def sheets_show(
 
     Example: tanglekit zinga sheets show my-sheets.json --svg pads/
     """
-    from .games.zinga.sheet import load_sheets, sheet_set_id, sheets_to_json
+    from .games.zinga.sheet import sheet_set_id, sheets_to_json
 
-    ss = load_sheets(sheets)
+    ss = _sheets(sheets)
     if svg:
         from .generators.zinga import sheet_svg
 

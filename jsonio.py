@@ -1,22 +1,343 @@
-"""Reading JSON files with one-line FormatErrors that name the file, used by every loader."""
+"""The one input layer: every file, inline JSON and ID text a user gives goes through here.
+
+Reading is bounded (size cap, UTF-8 only, nesting depth, number range, no NaN/Infinity) and
+every failure is a one-line ``FormatError`` that names the source and, for schema errors, the
+field path and what was expected, without echoing the input back. Formats carry a ``format``
+tag and a ``version``; a file of another registered format is refused as "this is a <X> file,
+expected <Y>". Schemas are pydantic v2 models (imported only when a schema is checked, so
+commands that read no JSON do not pay for pydantic).
+"""
 
 from __future__ import annotations
 
 import json
+import math
+import re
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .errors import FormatError
 
+MAX_BYTES = 32 * 1024 * 1024  # no tanglekit file comes near this (a census checkpoint is ~1 MB)
+MAX_DEPTH = 64  # the deepest legitimate file (a proof tree) is stored flat, not nested
+MAX_INT_DIGITS = 30  # seeds are < 2**64 (20 digits); cell coordinates far smaller
+MAX_TEXT_ARG = 100_000  # an inline argument (an ID, a layout, a position) longer than this is refused
+MAX_SHOWN = 60  # characters of an offending value quoted in a message
 
-def read_json_file(path: str | Path, what: str = "file") -> Any:
-    """Parse a JSON file; a missing/unreadable file or bad JSON becomes a FormatError."""
+
+def short(value: Any, limit: int = MAX_SHOWN) -> str:
+    """``repr(value)`` cut to ``limit`` characters, so messages never echo a huge input."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 5] + "...'" + f" ({len(text)} chars)"
+
+
+# --------------------------------------------------------------------------------------------
+# Bytes and text
+# --------------------------------------------------------------------------------------------
+def read_bytes(path: str | Path, what: str = "file", max_bytes: int = MAX_BYTES) -> bytes:
+    """The bytes of a file, refusing folders, devices that never end and files over ``max_bytes``."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8-sig")
+        if p.is_dir():
+            raise FormatError(f"{_name(p)}: is a folder, expected a {what}")
+        with open(p, "rb") as f:
+            data = f.read(max_bytes + 1)
+    except FormatError:
+        raise
     except OSError as e:
-        raise FormatError(f"{p}: cannot read {what} ({e.strerror})") from None
+        raise FormatError(f"{_name(p)}: cannot read {what} ({e.strerror or e})") from None
+    if len(data) > max_bytes:
+        raise FormatError(f"{_name(p)}: larger than {max_bytes // (1024 * 1024)} MiB, not a {what}")
+    return data
+
+
+def decode_text(data: bytes, where: str, what: str = "file") -> str:
+    """UTF-8 text (a UTF-8 BOM is allowed); UTF-16/32 and binary data get a clear refusal."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise FormatError(f"{where}: is UTF-16 text; save the {what} as UTF-8")
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if b"\x00" in data[:4096]:
+        raise FormatError(f"{where}: is a binary file, expected a {what} (UTF-8 text)")
     try:
-        return json.loads(text)
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise FormatError(f"{where}: is not UTF-8 text (bad byte at offset {e.start}), expected a {what}") from None
+
+
+def read_text_file(path: str | Path, what: str = "file", max_bytes: int = MAX_BYTES) -> str:
+    """A text file through the size, encoding and binary checks."""
+    return decode_text(read_bytes(path, what, max_bytes), _name(Path(path)), what)
+
+
+def check_text_arg(text: str, what: str = "argument", max_len: int = MAX_TEXT_ARG) -> str:
+    """An inline argument (ID, layout, position text): bounded length, no control characters."""
+    if not isinstance(text, str):
+        raise FormatError(f"{what}: expected text")
+    if len(text) > max_len:
+        raise FormatError(f"{what} is {len(text)} characters long (at most {max_len})")
+    if re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", text):
+        raise FormatError(f"{what}: contains control characters")
+    return text
+
+
+def _name(p: Path) -> str:
+    s = str(p)
+    if not s.isprintable():  # a line break or control character in a name stays on one line
+        s = repr(s)[1:-1]
+    return s if len(s) <= 120 else "…" + s[-100:]
+
+
+# --------------------------------------------------------------------------------------------
+# JSON
+# --------------------------------------------------------------------------------------------
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not allowed")
+
+
+def _bounded_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        raise ValueError(f"a {digits}-digit number is out of range")
+    return int(text)
+
+
+def _finite_float(text: str) -> float:
+    v = float(text)
+    if not math.isfinite(v):
+        raise ValueError(f"number {text[:20]} is out of range")
+    return v
+
+
+def _depth(obj: Any, limit: int) -> int:
+    """Nesting depth of parsed JSON, iteratively (no recursion on hostile input)."""
+    deepest, stack = 0, [(obj, 1)]
+    while stack:
+        node, d = stack.pop()
+        if isinstance(node, (list, dict)):
+            if d > limit:
+                return d
+            deepest = max(deepest, d)
+            stack.extend((c, d + 1) for c in (node.values() if isinstance(node, dict) else node))
+    return deepest
+
+
+def parse_json_text(text: str, where: str, what: str = "file", max_depth: int = MAX_DEPTH) -> Any:
+    """Parse JSON text with the number, constant and depth rules above; errors say where."""
+    # A cheap pre-scan keeps a 200,000-deep document away from the recursive C parser.
+    if text.count("[") + text.count("{") > max_depth:
+        from itertools import accumulate
+
+        stripped = re.sub(r'"(?:[^"\\]|\\.)*"', "", text)
+        steps = (1 if ch in "[{" else -1 for ch in re.findall(r"[\[\]{}]", stripped))
+        if max(accumulate(steps), default=0) > max_depth:
+            raise FormatError(f"{where}: JSON nested more than {max_depth} deep, not a {what}")
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant, parse_int=_bounded_int,
+                          parse_float=_finite_float)
     except json.JSONDecodeError as e:
-        raise FormatError(f"{p}: not valid JSON ({e.msg} at line {e.lineno})") from None
+        raise FormatError(f"{where}: not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
+    except ValueError as e:
+        raise FormatError(f"{where}: {e}") from None
+    except RecursionError:
+        raise FormatError(f"{where}: JSON nested too deep, not a {what}") from None
+    if _depth(data, max_depth) > max_depth:
+        raise FormatError(f"{where}: JSON nested more than {max_depth} deep, not a {what}")
+    return data
+
+
+def read_json_file(path: str | Path, what: str = "file") -> Any:
+    """Parse a JSON file through every check of this module; errors name the file."""
+    return parse_json_text(read_text_file(path, what), _name(Path(path)), what)
+
+
+def read_json_lines(path_or_text: str | Path, what: str = "file", from_text: bool = False) -> list[Any]:
+    """A JSON-lines file (one document per non-empty line); errors name the line."""
+    text = path_or_text if from_text else read_text_file(path_or_text, what)
+    where = "input" if from_text else _name(Path(path_or_text))
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            out.append(parse_json_text(line, f"{where} line {n}", what))
+    return out
+
+
+def looks_like_json(text: str) -> bool:
+    """Inline JSON rather than a path, ID or notation (starts with ``{`` or ``[``)."""
+    return text.lstrip()[:1] in ("{", "[")
+
+
+def load_json_source(source: str | Path, what: str = "file") -> tuple[Any, str]:
+    """JSON given inline (``{...}``) or as a file path: (data, where) for error messages."""
+    s = str(source)
+    if isinstance(source, str) and looks_like_json(s):
+        check_text_arg(s, what, MAX_BYTES)
+        return parse_json_text(s, f"inline {what}", what), f"inline {what}"
+    return read_json_file(source, what), _name(Path(s))
+
+
+# --------------------------------------------------------------------------------------------
+# Formats: tags, versions, schemas
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Format:
+    """A file format: its tag (``tanglekit/<game>-<thing>``), current version, a human name,
+    and the pydantic model of its body (``None`` when the reader checks the shape itself)."""
+
+    tag: str
+    version: int
+    title: str
+    model: Any = None  # a pydantic BaseModel subclass, or a zero-argument callable returning one
+    sniff: Callable[[Any], bool] | None = None  # recognises an untagged file of this format
+
+    def schema(self):
+        m = self.model
+        if m is not None and not isinstance(m, type):
+            m = m()
+        return m
+
+
+FORMATS: dict[str, Format] = {}
+
+
+def register_format(tag: str, version: int, title: str, model: Any = None,
+                    sniff: Callable[[Any], bool] | None = None) -> Format:
+    """Declare a format (once, at import of the module that owns it) and return it."""
+    fmt = Format(tag, version, title, model, sniff)
+    FORMATS[tag] = fmt
+    return fmt
+
+
+def tagged(fmt: Format, body: dict) -> dict:
+    """``body`` with the format's tag and version first: what every writer puts in a file."""
+    return {"format": fmt.tag, "version": fmt.version, **{k: v for k, v in body.items() if k not in ("format", "version")}}
+
+
+def identify(data: Any) -> Format | None:
+    """The registered format a parsed document says it is, or looks like when untagged."""
+    if isinstance(data, dict) and isinstance(data.get("format"), str):
+        return FORMATS.get(data["format"]) or _legacy(data["format"])
+    for fmt in FORMATS.values():
+        try:
+            if fmt.sniff is not None and fmt.sniff(data):
+                return fmt
+        except Exception:  # a sniffer looks only; any surprise means "not mine"
+            continue
+    return None
+
+
+def _legacy(tag: str) -> Format | None:
+    base = tag.split("/")[0]
+    for fmt in FORMATS.values():
+        if fmt.tag == base or fmt.tag.replace("tanglekit/", "tanglekit-") == base:
+            return fmt
+    return None
+
+
+def expect_format(data: Any, expected: Format | tuple[Format, ...], where: str) -> Format:
+    """Check that ``data`` is (one of) the expected format(s): a tag of another format, a newer
+    version, or an untagged document of another known format is a one-line FormatError.
+    Untagged documents are accepted as the first expected format (older files had no tag)."""
+    wanted = expected if isinstance(expected, tuple) else (expected,)
+    names = " or ".join(f.title for f in wanted)
+    if not isinstance(data, dict):
+        kind = {list: "a list", str: "a string", int: "a number", float: "a number", bool: "true/false",
+                type(None): "null"}.get(type(data), "not an object")
+        raise FormatError(f"{where}: is {kind}, expected a {names} (a JSON object)")
+    tag = data.get("format")
+    if tag is not None:
+        if not isinstance(tag, str):
+            raise FormatError(f"{where}: 'format' must be text")
+        for f in wanted:
+            if tag == f.tag or _legacy(tag) is f:
+                version = data.get("version", 1)
+                if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+                    raise FormatError(f"{where}: 'version' must be a whole number >= 1")
+                if version > f.version:
+                    raise FormatError(f"{where}: {f.title} version {version} is newer than this "
+                                      f"tanglekit reads (version {f.version})")
+                return f
+        other = FORMATS.get(tag) or _legacy(tag)
+        what = f"a {other.title} file" if other else f"a file of unknown format {short(tag)}"
+        raise FormatError(f"{where}: this is {what}, expected a {names}")
+    other = identify(data)
+    if other is not None and other not in wanted:
+        raise FormatError(f"{where}: this is a {other.title} file, expected a {names}")
+    return wanted[0]
+
+
+def validate(data: Any, model: Any, where: str, what: str | None = None) -> Any:
+    """``model.model_validate(data)`` with the first error as one line: where, field path, why.
+    The offending value is never echoed (it may be huge)."""
+    from pydantic import ValidationError
+
+    body = {k: v for k, v in data.items() if k not in ("format", "version")} if isinstance(data, dict) else data
+    try:
+        return model.model_validate(body)
+    except ValidationError as e:
+        err = e.errors(include_input=False, include_url=False)
+        first = err[0] if err else {"loc": (), "msg": "invalid"}
+        path = _loc(first.get("loc", ()))
+        more = f" (and {len(err) - 1} more)" if len(err) > 1 else ""
+        thing = f" in the {what}" if what else ""
+        at = f" at {path}" if path else ""
+        raise FormatError(f"{where}{thing}{at}: {_msg(first)}{more}") from None
+
+
+def _loc(loc) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            text = str(part)
+            if not (text.isprintable() and len(text) <= 40 and " " not in text):
+                text = short(text, 40)  # a hostile key: quoted, cut short, never a line break
+            out += ("." if out else "") + text
+    return out
+
+
+def _msg(err: dict) -> str:
+    msg = str(err.get("msg", "invalid"))
+    kind = err.get("type", "")
+    if kind == "missing":
+        return "missing (required)"
+    if kind == "extra_forbidden":
+        return "unknown field"
+    return msg[:200]
+
+
+def load_format(source: str | Path, expected: Format | tuple[Format, ...], what: str | None = None) -> tuple[Any, Format, str]:
+    """Read a file or inline JSON, check its format tag and its schema: (validated, format, where)."""
+    title = what or (expected.title if isinstance(expected, Format) else expected[0].title)
+    data, where = load_json_source(source, title)
+    fmt = expect_format(data, expected, where)
+    model = fmt.schema()
+    return (validate(data, model, where) if model is not None else data), fmt, where
+
+
+# --------------------------------------------------------------------------------------------
+# Checksums (checkpoints and other files that must not be edited by hand)
+# --------------------------------------------------------------------------------------------
+def checksum(obj: Any) -> str:
+    """A SHA-256 of the canonical JSON of ``obj`` (sorted keys, no spaces)."""
+    import hashlib
+
+    return hashlib.sha256(json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def with_checksum(obj: dict) -> dict:
+    """``obj`` plus a ``checksum`` of everything else in it."""
+    body = {k: v for k, v in obj.items() if k != "checksum"}
+    return {**body, "checksum": checksum(body)}
+
+
+def verify_checksum(obj: dict, where: str) -> dict:
+    """Refuse a document whose ``checksum`` does not match its content (edited or damaged)."""
+    if not isinstance(obj, dict) or "checksum" not in obj:
+        raise FormatError(f"{where}: has no checksum (not written by tanglekit, or damaged)")
+    body = {k: v for k, v in obj.items() if k != "checksum"}
+    if obj["checksum"] != checksum(body):
+        raise FormatError(f"{where}: checksum does not match its content (edited or damaged)")
+    return body

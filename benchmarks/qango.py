@@ -23,7 +23,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--quick", action="store_true", help="fewer positions and short limits, for a fast look")
     ap.add_argument("--time-limit", type=float, default=None, help="seconds per empty board (default 60, quick 10)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--dfpn-steps", action="store_true",
+                    help="only the df-pn steps table: Python-called oracle vs the oracle inside the kernel")
     args = ap.parse_args(argv)
+    if args.dfpn_steps:
+        return dfpn_steps(args.time_limit or 120.0, args.seed)
 
     from ..games.qango import Position, load_board
     from ..generators.qango import random_position
@@ -91,6 +95,58 @@ def main(argv: list[str] | None = None) -> None:
     print("|---|---|---|---|---|---|---|")
     for r in rows:
         print(r)
+
+
+def dfpn_steps(limit: float, seed: int) -> None:
+    """df-pn with the oracle called from Python between kernel slices (the earlier build) and answered
+    inside the kernel, on the hard rows' decided parts and a mid-game set; prints a Markdown table."""
+    from ..games.qango import Position, load_board
+    from ..generators.qango import random_position
+    from ..solver.qango_solve import QangoSolver
+
+    b6 = load_board("6")
+    for inner in (True, False):  # compile / load outside the timing
+        QangoSolver(b6, None).solve_pns(Position(b6), inner=inner)
+    tasks = []
+    for bname, opening, cells, att in [("6", "castle", [], "X"), ("7plus", "edges", [], "X"),
+                                       ("7", "professionals-1", [], "X"), ("6", "tournament", [0], "O"),
+                                       ("6", "tournament", [1], "O"), ("6", "tournament", [], "O"),
+                                       ("7plus", "tournament", [], "O")]:
+        b = load_board(bname)
+        pos = Position(b, 0, 0, b.opening_cells(opening))
+        for c in cells:
+            pos = pos.play(c)
+        first = "" if not cells else " after X " + ",".join("[{}, {}]".format(*b.rc(c)) for c in cells)
+        tasks.append((f"{b.title} {opening}{first}: can {att} force a win?", b, pos, att))
+    print("| task | oracle | answer | time | df-pn expansions | oracle nodes | table entries at the end |")
+    print("|---|---|---|---|---|---|---|")
+    for label, b, pos, att in tasks:
+        for inner in (False, True):
+            s = QangoSolver(b, pos.allowed_first)
+            me, opp = pos.sides()
+            a, d = (me, opp) if pos.to_move == att else (opp, me)
+            t0 = time.perf_counter()
+            s.deadline = t0 + limit
+            try:
+                ans = "yes" if s.prove(a, d, pos.to_move == att, inner=inner) else "no"
+            except Exception:
+                ans = "unknown"
+            dt = time.perf_counter() - t0
+            print(f"| {label} | {'in the kernel' if inner else 'called from Python'} | {ans} | {dt:.2f} s | "
+                  f"{int(s.stats[3]):,} | {int(s.stats[0]):,} | {s._pns[0].shape[0]:,} |", flush=True)
+    rng = random.Random(seed)
+    mids = [random_position(b6, rng, max_empty=28, min_counters=8, quiet=True) for _ in range(100)]
+    for inner in (False, True):
+        s = QangoSolver(b6, None, tt_bits=20)
+        t0, exp, vals = time.perf_counter(), 0, {}
+        for p in mids:
+            r = s.solve_pns(p, time_limit=5.0, inner=inner)
+            exp += int(s.stats[3])
+            vals[r.value] = vals.get(r.value, 0) + 1
+        print(f"| QANGO 6 quiet mid-game positions (100, 8+ counters), value by df-pn | "
+              f"{'in the kernel' if inner else 'called from Python'} | "
+              f"{', '.join(f'{v} {k}' for k, v in sorted(vals.items()))} | {time.perf_counter() - t0:.2f} s | "
+              f"{exp:,} | | |", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,21 +1,60 @@
 """Terminal play of every game through the common API: starts by game name, ID or file, a play
 session (humans and bots per seat, numbered moves or move notation, undo, hint) and move logs.
 
-``resolve_start(spec)`` is the one place that turns what a user typed (a game name, a challenge
-/ puzzle ID, a state or log file) into a starting state; it calls the per-game ID functions until
-one ID registry replaces them.
+``resolve_start(spec)`` is the one place that turns what a user typed (a game name, any
+instance ID, a state or log file) into a starting state. IDs go through the one registry
+(``generators.ids.resolve``); files through the input layer (``jsonio``), logs with their
+declared format (``tanglekit/play-log``).
 """
 
 from __future__ import annotations
 
-import json
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import FormatError, RuleError, TanglekitError
+from ..jsonio import (check_text_arg, expect_format, load_json_source, looks_like_json, register_format,
+                      short, tagged, validate)
+from .ids import looks_like_id, resolve
 
-LOG_FORMAT = "tanglekit-play-log/1"
+LOG_FORMAT = "tanglekit-play-log/1"  # the tag of logs written before the format registry (still read)
+MAX_LOG_MOVES = 200_000
+
+
+def _log_model():
+    from typing import List, Optional, Union
+
+    from pydantic import BaseModel, ConfigDict, Field, conint
+
+    class LoggedMove(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+        player: conint(ge=-4, le=63)
+        action: conint(ge=0, le=2**40)
+        move: Optional[str] = Field(default=None, max_length=500)
+
+    class PlayLog(BaseModel):
+        """A game's move log: the game, its parameters, the start state and the moves played."""
+
+        model_config = ConfigDict(extra="forbid", strict=True)
+        game: str = Field(max_length=40)
+        params: dict = Field(default_factory=dict, max_length=64)
+        source: Optional[str] = Field(default=None, max_length=10_000)
+        seats: Optional[List[str]] = Field(default=None, max_length=64)
+        seed: Optional[conint(ge=0, le=2**63 - 1)] = None
+        start: dict
+        moves: List[LoggedMove] = Field(max_length=MAX_LOG_MOVES)
+        over: Optional[bool] = None
+        returns: Optional[List[Union[float, int]]] = Field(default=None, max_length=64)
+        result: Optional[str] = Field(default=None, max_length=1000)
+
+    return PlayLog
+
+
+PLAY_LOG = register_format(
+    "tanglekit/play-log", 1, "play log", _log_model,
+    sniff=lambda d: isinstance(d, dict) and {"game", "start", "moves"} <= set(d),
+)
 
 
 @dataclass
@@ -37,58 +76,84 @@ class Start:
 
 
 def _looks_like_file(spec: str) -> bool:
-    return spec.endswith(".json") or spec.endswith(".jsonl") or Path(spec).is_file()
+    if spec.endswith((".json", ".jsonl")) or "/" in spec or "\\" in spec:
+        return True
+    try:
+        return Path(spec).is_file()
+    except (OSError, ValueError):  # a name too long for the system, a NUL byte
+        return False
 
 
 def resolve_start(spec: str, params: dict | None = None, seed: int = 0) -> Start:
-    """A game name (a new game, deal from ``seed``), an ID (``tanglung:solo...``, ``zangle:solo...``,
-    ``qango:BOARD:kK...``, ``tangle:...``; descriptive or seed form), or a state / log file."""
+    """A game name (a new game, deal from ``seed``), any instance ID (descriptive or seed form,
+    resolved by the one ID registry), or a state / log file (or inline JSON)."""
     from ..games import game_names, load_game
 
-    spec = spec.strip()
+    spec = check_text_arg(spec, "game, ID or file").strip()
     params = dict(params or {})
     if spec in game_names():
-        return Start(spec, load_game(spec, **params).new_initial_state(seed=seed))
-    low = spec.lower()
-    if low.startswith("tanglung:"):
-        return _tanglung_start(spec, params)
-    if low.startswith("zangle:"):
-        return _zangle_start(spec, params)
-    if low.startswith("qango:"):
-        return _qango_start(spec, params)
-    if low.startswith("tangle:"):
-        return _tangle_start(spec, params)
+        return Start(spec, _guard(lambda: load_game(spec, **params), spec).new_initial_state(seed=seed))
+    if looks_like_id(spec):
+        return start_from_id(spec, params)
+    if looks_like_json(spec):
+        return _file_start(spec)
+    if "\n" in spec or "\r" in spec:
+        raise FormatError("a game name, ID or file name has no line breaks")
     if _looks_like_file(spec):
         return _file_start(spec)
+    if not spec:
+        raise FormatError(f"expected a game, an ID or a file; games: {', '.join(game_names())}")
+    low = spec.lower()
     close = [n for n in game_names() if n.startswith(low.split(":")[0])]
     hint = f" (did you mean {' or '.join(close)}?)" if close else ""
-    raise FormatError(f"not a game, ID or file: {spec!r}{hint}; games: {', '.join(game_names())}")
+    raise FormatError(f"not a game, ID or file: {short(spec)}{hint}; games: {', '.join(game_names())}")
 
 
-def _tanglung_start(spec: str, params: dict) -> Start:
+def _guard(make, where: str):
+    """``make()``, with the engines' own complaints about a hostile document as one FormatError."""
+    try:
+        return make()
+    except TanglekitError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError, RecursionError) as e:
+        raise FormatError(f"{short(where)}: not a valid set-up ({type(e).__name__})") from None
+
+
+# kind of instance -> how a session starts from it (the ID registry says what an ID is)
+def start_from_id(spec: str, params: dict | None = None) -> Start:
+    """The starting state of any playable ID, through ``generators.ids.resolve``."""
+    params = dict(params or {})
+    inst = _resolve_playable(spec)
+    return ID_STARTS[inst.kind](inst, spec, params)
+
+
+def _resolve_playable(spec: str):
+    return resolve(spec, expect=tuple(ID_STARTS))
+
+
+def _tanglung_start(inst, spec: str, params: dict) -> Start:
     from ..games import load_game
-    from ..games.tanglung.ids import parse_id
     from ..solver.tanglung_solo import solve_solo
 
-    cid = parse_id(spec)
-    if cid.layout is None:  # a seed ID the games layer leaves to the generator
-        from .tanglung import generate_challenge
+    ch = inst.value
+    from ..games.tanglung.cards import default_card_set
 
-        cid = replace(cid, layout=generate_challenge(cid.difficulty or "medium", seed=cid.seed,
-                                                     options=cid.options).layout)
-    opts = {**cid.options.to_json(), **params}
+    opts = {**ch.options.to_json(), **params}
+    if not ch.card_set.same_cards(default_card_set()):
+        opts["cards"] = ch.card_set.inline()
     game = load_game("tanglung-solo", **opts)
-    sol = solve_solo(cid.layout, None, game.options)  # the better Rooster, as the generator
-    state = game.new_initial_state_from({"layout": str(cid.layout), "starts": [list(divmod(sol.start, 4))]})
-    return Start("tanglung-solo", state, spec, (0,), None, sol.moves, "fewest moves",
+    sol = solve_solo(ch.layout, None, game.options, ch.card_set)  # the better Rooster, as the generator
+    state = game.new_initial_state_from({"layout": str(ch.layout), "starts": [list(divmod(sol.start, 4))]})
+    optimum = sol.moves
+    return Start("tanglung-solo", state, spec, (0,), None, optimum, "fewest moves",
                  "light all 16 cards", "moves")
 
 
-def _zangle_start(spec: str, params: dict) -> Start:
+def _zangle_start(inst, spec: str, params: dict) -> Start:
     from ..games import load_game
-    from ..solver.zangle_solo import load_solo_deal, solve_deal
+    from ..solver.zangle_solo import solve_deal
 
-    deal = load_solo_deal(spec)
+    deal = inst.value
     opts = {**deal.options.to_json(), **params}
     opts.pop("max_turns", None)
     game = load_game("zangle-solo", **opts)
@@ -99,23 +164,35 @@ def _zangle_start(spec: str, params: dict) -> Start:
                  "clear every tableau pile", "actions")
 
 
-def _qango_start(spec: str, params: dict) -> Start:
+def _qango_start(inst, spec: str, params: dict) -> Start:
     from ..games import load_game
-    from .qango import puzzle_from_id
 
-    puz = puzzle_from_id(spec)
-    game = load_game("qango", **{"board": puz.board.name, "opening": puz.opening, **params})
+    puz = inst.value
+    from ..games.qango.board import BUILTIN_BOARDS
+
+    board = puz.board.name if puz.board.name in BUILTIN_BOARDS else puz.board  # generated/custom: the board itself
+    opening = puz.opening if puz.opening in puz.board.opening_names() else "standard"  # puzzles have counters down
+    game = load_game("qango", **{"board": board, "opening": opening, **params})
     state = game.new_initial_state_from(puz.position)
     me = state.current_player()
     return Start("qango", state, spec, (me,), "perfect", puz.k, "fewest moves",
                  f"{puz.position.to_move} to move wins in {puz.k}", "moves")
 
 
-def _tangle_start(spec: str, params: dict) -> Start:
-    from ..games.tangle.engine import state_from_json
-    from .tangle import puzzle_from_id
+def _qango_position_start(inst, spec: str, params: dict) -> Start:
+    from ..games import load_game
 
-    out = puzzle_from_id(spec)
+    pos = inst.value
+    board = getattr(pos, "board", None)
+    extra = {"board": board.name} if getattr(board, "name", None) else {}
+    game = load_game("qango", **{**extra, **params})
+    return Start("qango", game.new_initial_state_from(pos), spec)
+
+
+def _tangle_start(inst, spec: str, params: dict) -> Start:
+    from ..games.tangle.engine import state_from_json
+
+    out = inst.value
     native = out if not isinstance(out, dict) else state_from_json(out)
     state = tangle_api_state(native, params)
     if isinstance(out, dict):
@@ -129,6 +206,15 @@ def _tangle_start(spec: str, params: dict) -> Start:
                  "best chain", question, "points", one_turn=True)
 
 
+ID_STARTS = {
+    "tanglung-challenge": _tanglung_start,
+    "zangle-solo-deal": _zangle_start,
+    "qango-puzzle": _qango_start,
+    "qango-position": _qango_position_start,
+    "tangle-puzzle": _tangle_start,
+}
+
+
 def tangle_api_state(native, params: dict | None = None):
     """A Tangle engine state as a game-API state of the same board, pieces, players and options."""
     from ..games import load_game
@@ -139,55 +225,117 @@ def tangle_api_state(native, params: dict | None = None):
     return game.new_initial_state_from(native)
 
 
-def _file_start(spec: str) -> Start:
-    from ..games import load_game
+def _is_log(data) -> bool:
+    return isinstance(data, dict) and (data.get("format") in (LOG_FORMAT, PLAY_LOG.tag)
+                                       or ("format" not in data and {"game", "start", "moves"} <= set(data)))
 
-    try:
-        data = json.loads(Path(spec).read_text(encoding="utf-8"))
-    except json.JSONDecodeError as e:
-        raise FormatError(f"{spec}: not valid JSON ({e.msg} at line {e.lineno})") from None
-    if isinstance(data, dict) and data.get("format") == LOG_FORMAT:
-        state, initial = replay_log(data, spec, with_start=True)
+
+def read_log(source: str | Path) -> tuple[dict, str]:
+    """A play log (file or inline JSON) checked against its declared format: (log, where)."""
+    data, where = load_json_source(source if isinstance(source, str) else str(source), PLAY_LOG.title)
+    expect_format(data, PLAY_LOG, where)
+    validate(data, PLAY_LOG.schema(), where)
+    return data, where
+
+
+def _file_start(spec: str) -> Start:
+    from ..games import game_names, load_game
+
+    data, where = load_json_source(spec, "state or play log")
+    if _is_log(data):
+        data, where = read_log(spec)
+        state, initial = replay_log(data, where, with_start=True)
         src = data.get("source")
-        if isinstance(src, str) and src.split(":")[0].lower() in ("tanglung", "zangle", "qango", "tangle"):
-            s0 = resolve_start(src)  # the goal and optimum of the challenge the log plays
-            s0.state, s0.initial = state, initial
-            return s0
+        if isinstance(src, str) and looks_like_id(src):
+            try:  # the goal and optimum of the challenge the log plays (the moves are checked above)
+                s0 = start_from_id(src, data.get("params") or {})
+            except TanglekitError:
+                s0 = None  # a source that does not resolve only loses the goal line
+            if s0 is not None and s0.game == data["game"]:
+                s0.state, s0.initial = state, initial
+                return s0
         return Start(data["game"], state, src or spec, initial=initial)
+    reader = _instance_file_reader(data)
+    if reader is not None:
+        return reader(data, where, spec)
     if isinstance(data, dict) and isinstance(data.get("game"), str):
-        game = load_game(data["game"], **(data.get("params") or {}))
-        return Start(data["game"], game.state_from_json(data), spec)
-    raise FormatError(f"{spec}: expected a state (with 'game') or a play log ({LOG_FORMAT})")
+        name = data["game"]
+        if name not in game_names():
+            raise FormatError(f"{where}: unknown game {short(name)} (games: {', '.join(game_names())})")
+        params = data.get("params") or {}
+        if not isinstance(params, dict):
+            raise FormatError(f"{where}: 'params' must be an object")
+        game = _guard(lambda: load_game(name, **params), where)
+        return Start(name, _guard(lambda: game.state_from_json(data), where), spec)
+    raise FormatError(f"{where}: expected a game state (with 'game') or a play log ({PLAY_LOG.tag})")
+
+
+def _instance_file_reader(data):
+    """The reader of an instance file (a generated challenge...) that a session can start from."""
+    from ..games.tanglung import formats  # noqa: F401  (registers the formats FILE_STARTS names)
+    from ..games.zangle import solo_deal  # noqa: F401
+    from ..jsonio import identify
+
+    doc = data[0] if isinstance(data, list) and len(data) == 1 else data
+    fmt = identify(doc)
+    return FILE_STARTS.get(fmt.tag) if fmt is not None else None
+
+
+def _tanglung_file(data, where: str, spec: str) -> Start:
+    from ..games.tanglung.formats import challenge_from_document
+    from .ids import Instance
+
+    ch = challenge_from_document(data, where)
+    return _tanglung_start(Instance("tanglung-challenge", ch, spec), spec, {})
+
+
+def _zangle_file(data, where: str, spec: str) -> Start:
+    from ..games.zangle.solo_deal import parse_solo_deal
+    from .ids import Instance
+
+    deal = parse_solo_deal(data, None, where)  # a Zangle solo deal or generated challenge file
+    return _zangle_start(Instance("zangle-solo-deal", deal, spec), spec, {})
+
+
+# format tag of an instance file -> how a session starts from it
+FILE_STARTS = {"tanglekit/tanglung-challenge": _tanglung_file, "tanglekit/zangle-solo": _zangle_file}
 
 
 def replay_log(data: dict, where: str = "log", with_start: bool = False):
     """The state at the end of a play log, every move checked by the engine (and, with
     ``with_start``, the state the log starts from)."""
-    from ..games import load_game
+    from ..games import game_names, load_game
 
-    try:
-        game = load_game(data["game"], **(data.get("params") or {}))
-        state = game.state_from_json(data["start"])
-        moves = data["moves"]
-        initial = state.clone()
-    except (KeyError, TypeError):
-        raise FormatError(f"{where}: a play log needs 'game', 'start' and 'moves'") from None
+    if not isinstance(data, dict) or not {"game", "start", "moves"} <= set(data):
+        raise FormatError(f"{where}: a play log needs 'game', 'start' and 'moves'")
+    name = data["game"]
+    if not isinstance(name, str) or name not in game_names():
+        raise FormatError(f"{where}: unknown game {short(name)} (games: {', '.join(game_names())})")
+    params = data.get("params") or {}
+    moves = data["moves"]
+    if not isinstance(params, dict) or not isinstance(moves, list):
+        raise FormatError(f"{where}: 'params' must be an object and 'moves' a list")
+    game = _guard(lambda: load_game(name, **params), where)
+    state = _guard(lambda: game.state_from_json(data["start"]), where)
+    initial = state.clone()
     for i, m in enumerate(moves, 1):
-        try:
-            a = int(m["action"])
-        except (KeyError, TypeError, ValueError):
-            raise FormatError(f"{where}: move {i} needs an integer 'action'") from None
+        a = m.get("action") if isinstance(m, dict) else None
+        if isinstance(a, bool) or not isinstance(a, int):
+            raise FormatError(f"{where}: move {i} needs an integer 'action'")
+        if state.is_terminal():
+            raise FormatError(f"{where}: move {i} comes after the end of the game")
         if isinstance(m.get("move"), str) and not state.is_chance_node():
             try:
-                name = state.action_to_string(a)
+                text = state.action_to_string(a)
             except TanglekitError:
-                name = None
-            if name is not None and name != m["move"]:
-                raise FormatError(f"{where}: move {i} is {name!r} here, the log says {m['move']!r}")
+                text = None
+            if text is not None and text != m["move"]:
+                raise FormatError(f"{where}: move {i} is {short(text)} here, the log says {short(m['move'])}")
         try:
             state.apply_action(a)
         except RuleError as e:
-            raise FormatError(f"{where}: move {i} ({m.get('move', a)}) is illegal: {e}") from None
+            text = str(m.get("move", a))[:40]
+            raise FormatError(f"{where}: move {i} ({text if text.isprintable() else short(text)}) is illegal: {e}") from None
     return (state, initial) if with_start else state
 
 
@@ -349,6 +497,8 @@ class PlaySession:
         t = text.strip()
         acts = st.legal_actions()
         if t.isdigit():
+            if not t.isascii() or len(t) > 9:
+                raise RuleError(f"no move number {short(t)}: choose 1..{len(acts)}")
             k = int(t)
             if not 1 <= k <= len(acts):
                 raise RuleError(f"no move number {k}: choose 1..{len(acts)}")
@@ -422,10 +572,11 @@ class PlaySession:
             p = replay.current_player()
             moves.append({"player": p, "action": a, "move": replay.action_to_string(a)})
             replay.apply_action(a)
-        return {"format": LOG_FORMAT, "game": self.game_name, "params": self.initial.to_json().get("params", {}),
-                "source": self.start.source, "seats": self.seats, "seed": self.seed,
-                "start": self.initial.to_json(), "moves": moves,
-                "over": st.is_terminal(), "returns": st.returns() if st.is_terminal() else None}
+        return tagged(PLAY_LOG, {
+            "game": self.game_name, "params": self.initial.to_json().get("params", {}),
+            "source": self.start.source, "seats": self.seats, "seed": self.seed,
+            "start": self.initial.to_json(), "moves": moves,
+            "over": st.is_terminal(), "returns": st.returns() if st.is_terminal() else None})
 
 
 def default_seats(start: Start, bots: list[str] | None) -> list[str]:

@@ -12,9 +12,17 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from dataclasses import replace
+
 from ..errors import FormatError, SolverError
-from ..games.qango.board import Board, board_from_json, load_board
-from ..games.qango.position import Position, has_win, parse_position, popcount
+from ..games.qango.board import (BOARD_ALIASES, BUILTIN_BOARDS, Board, _builtin, board_from_json, board_layout,
+                                 board_from_layout, load_board)
+from ..games.qango.position import (POSITION_FORMAT, Position, _same_board, has_win, parse_position, popcount,
+                                    position_from_json)
+from ..games.qango.puzzle import PUZZLE_FORMAT
+from ..jsonio import (check_text_arg, expect_format, identify, looks_like_json, parse_json_text, read_text_file,
+                      short, tagged, validate)
+from .ids import Instance, ParsedId, format_params, looks_like_id, make_descriptive, make_seed, resolve
 
 PUZZLE_COLOURS = ("red", "orange", "yellow", "blue", "green")
 
@@ -35,25 +43,37 @@ class Puzzle:
     @property
     def id(self) -> str:
         """Descriptive shareable ID holding the whole instance."""
-        return f"qango:{_board_tag(self.board)}:k{self.k}:{self.position.to_text()}"
+        return puzzle_id(self.board, self.k, self.position, self.opening)
 
     @property
     def seed_id(self) -> str | None:
-        return None if self.seed is None else f"qango:{_board_tag(self.board)}:k{self.k}#{self.seed}"
+        """Seed ID (every generation parameter in PARAMS); None off a built-in or generated board."""
+        if self.seed is None:
+            return None
+        params = _board_params(self.board, self.opening, self.position.allowed_first, seed_form=True)
+        return None if params is None else make_seed("qango", _with_k(params, self.k), self.seed)
 
     def to_json(self) -> dict:
-        return {
+        me = self.position.to_move
+        key = list(self.board.rc(self.key_move))
+        return tagged(PUZZLE_FORMAT, {
             "id": self.id,
             "seed_id": self.seed_id,
             "board": self.board.name,
+            "opening": self.opening,
             "position": self.position.to_text(),
-            "to_move": self.position.to_move,
+            "to_move": 0 if me == "X" else 1,
+            "side": me,
             "k": self.k,
+            "moves": self.k,
             "plies": 2 * self.k - 1,
-            "key_move": list(self.board.rc(self.key_move)),
+            "best_move": key,
+            "line": ["{},{}".format(*key)],
+            "key_move": key,
             "defences": self.defences,
+            "difficulty": grade(self.k, self.defences),
             "grade": grade(self.k, self.defences),
-        }
+        })
 
     def svg(self) -> str:
         """The printable puzzle: board with row/column labels, legend, goal and ID."""
@@ -84,8 +104,346 @@ def grade(k: int, defences: int) -> str:
     return "easy" if score < 3 else "medium" if score < 5 else "hard" if score < 7 else "expert"
 
 
-def _board_tag(board: Board) -> str:
-    return {"qango6": "6", "qango7": "7", "qango7plus": "7plus"}.get(board.name, board.name)
+# --- shareable IDs ---------------------------------------------------------------------------------
+#   qango:BOARD[,opening=NAME][,max=N],kK:ROWS        puzzle, descriptive (BOARD: 6, 7 or 7plus)
+#   qango:BOARD[,opening=NAME],kK#SEED                puzzle, seed form (every generation parameter)
+#   qango:w=W,h=H,bseed=S,kK#SEED                     a puzzle on a generated board
+#   qango:custom[,first=HEX][,max=N],kK:LAYOUT:ROWS   a puzzle on any other board (no seed form)
+#   the same without kK: a position;  qango:board,w=W,h=H#S / qango:board:LAYOUT: a board
+# Read too (printed before): qango:6:k3:ROWS and qango:6:k3#SEED (standard opening).
+
+_TAGS = {"qango6": "6", "qango7": "7", "qango7plus": "7plus"}
+
+
+def _board_params(board: Board, opening: str | None, allowed, seed_form: bool = False) -> list[str] | None:
+    """PARAMS naming the board and the first-counter rule; None when only a descriptive form exists."""
+    base = _builtin(board.name) if board.name in BUILTIN_BOARDS else None
+    if base is not None and _same_board(replace(board, max_counters=base.max_counters), base):
+        out, base_max = [_TAGS[board.name]], base.max_counters
+    elif board.origin is not None:
+        out, base_max = [board.origin], None
+    elif seed_form:
+        return None
+    else:
+        out = ["custom"]
+        if allowed is not None and frozenset(allowed) != frozenset(board.cells):
+            out.append(f"first={sum(1 << c for c in allowed):x}")
+        if board.max_counters is not None:
+            out.append(f"max={board.max_counters}")
+        return out
+    if opening not in (None, "", "standard", "none"):
+        out.append(f"opening={opening}")
+    if board.max_counters != base_max:
+        out.append(f"max={board.limit}")
+    return out
+
+
+def _description(board: Board, params: list[str], rows: str) -> str:
+    return f"{board_layout(board)}:{rows}" if params[0] == "custom" else rows
+
+
+def puzzle_id(board: Board, k: int, position: Position, opening: str = "standard") -> str:
+    """The descriptive ID of a puzzle (every rule that changes it in PARAMS)."""
+    params = _board_params(board, opening, position.allowed_first)
+    return make_descriptive("qango", _with_k(params, k), _description(board, params, position.to_text()))
+
+
+def _with_k(params: list[str], k: int) -> str:
+    """PARAMS text with kK after the board: ``6,k3,opening=castle``."""
+    return format_params(params[0], f"k{k}", *params[1:])
+
+
+def position_id(position: Position, opening: str = "standard") -> str:
+    """The descriptive ID of a position: ``qango:6[,opening=castle]:ROWS``."""
+    params = _board_params(position.board, opening, position.allowed_first)
+    return make_descriptive("qango", format_params(*params), _description(position.board, params, position.to_text()))
+
+
+def board_ids(board: Board) -> tuple[str, str | None]:
+    """(descriptive, seed) IDs of a board; the seed form only for generated boards."""
+    desc = make_descriptive("qango", "board", board_layout(board))
+    if board.origin is None:
+        return desc, None
+    v = dict(p.split("=") for p in board.origin.split(","))
+    return desc, make_seed("qango", format_params("board", w=v["w"], h=v["h"]), int(v["bseed"]))
+
+
+def generate_board_from_params(origin: str) -> Board:
+    """The generated board named by PARAMS ``w=W,h=H,bseed=S`` (cached: a CP-SAT run each)."""
+    return _generated(origin)
+
+
+def _generated(origin: str) -> Board:
+    v = dict(p.split("=", 1) for p in origin.split(","))
+    return _generated_board(int(v["w"]), int(v["h"]), int(v["bseed"]))
+
+
+from functools import lru_cache  # noqa: E402
+
+
+@lru_cache(maxsize=16)
+def _generated_board(w: int, h: int, seed: int) -> Board:
+    return generate_board(w, h, seed)
+
+
+def _int_param(parsed: ParsedId, values: dict, key: str, lo: int, hi: int) -> int | None:
+    if key not in values:
+        return None
+    v = values.pop(key)
+    if not v.isdigit() or not lo <= int(v) <= hi:
+        raise parsed.error(f"{key}={short(v)} is not a whole number in {lo}..{hi}")
+    return int(v)
+
+
+def resolve_id(parsed: ParsedId) -> Instance:
+    """The puzzle, position or board a ``qango:`` ID stands for (seed IDs run the generator)."""
+    import re
+
+    flags, values = parsed.flags(), parsed.values()
+    desc = parsed.description
+    # IDs printed before the grammar: qango:6:k3:ROWS and qango:6:k3#SEED
+    if desc is not None and len(flags) == 1 and not values and flags[0].lower() in BOARD_ALIASES:
+        old = re.fullmatch(r"k(\d{1,2})([:#])(.*)", desc, re.S)
+        if old:
+            flags = [flags[0], f"k{old.group(1)}"]
+            if old.group(2) == "#":
+                if not old.group(3).isdigit() or len(old.group(3)) > 19:
+                    raise parsed.error("seed is not a whole number")
+                parsed = ParsedId(parsed.text, "qango", tuple(flags), None, int(old.group(3)))
+                desc = None
+            else:
+                desc = old.group(3)
+    if "board" in flags:
+        return _resolve_board(parsed, flags, values, desc)
+    ks = [f for f in flags if re.fullmatch(r"k\d{1,2}", f)]
+    rest = [f for f in flags if f not in ks]
+    if len(ks) > 1:
+        raise parsed.error("at most one kK")
+    k = int(ks[0][1:]) if ks else None
+    if k is not None and not 2 <= k <= 8:
+        raise parsed.error(f"k must be between 2 and 8, not {k}")
+    opening = values.pop("opening", "standard")
+    max_c = _int_param(parsed, values, "max", 1, 63)
+    first = values.pop("first", None)
+    gen = {key: _int_param(parsed, values, key, lo, hi) for key, lo, hi in
+           (("w", 2, 9), ("h", 2, 9), ("bseed", 0, 2**63 - 1))}
+    if values:
+        raise parsed.error(f"unknown parameter {short(sorted(values)[0])}")
+    generated = [v for v in gen.values() if v is not None]
+    if generated and (len(generated) != 3 or rest):
+        raise parsed.error("a generated board needs w=, h= and bseed= together (and no board name)")
+    if not generated and len(rest) != 1:
+        raise parsed.error("expected one board (6, 7, 7plus, custom or w=,h=,bseed=) and at most one kK")
+    tag = "generated" if generated else rest[0].lower()
+    if first is not None and tag != "custom":
+        raise parsed.error("first= is only for custom boards (use opening=NAME)")
+    if tag == "custom":
+        if parsed.is_seed:
+            raise parsed.error("a puzzle on a custom board has no seed form: use its descriptive ID")
+        layout, sep, desc = (desc or "").partition(":")
+        if not sep:
+            raise parsed.error("expected custom,...:LAYOUT:ROWS")
+        board = board_from_layout(layout, f"ID {short(parsed.text)}", max_c)
+        allowed = frozenset(board.cells)
+        if first is not None:
+            if not re.fullmatch(r"[0-9a-f]{1,16}", first):
+                raise parsed.error("first= must be a hex mask of cells")
+            allowed = frozenset(c for c in board.cells if int(first, 16) >> c & 1)
+            if not allowed or int(first, 16) & ~board.mask:
+                raise parsed.error("first= names cells off the board (or none)")
+        opening = "standard" if allowed == frozenset(board.cells) else "custom"
+    else:
+        if tag == "generated":
+            check_board_size(gen["w"], gen["h"])
+            board = _generated_board(gen["w"], gen["h"], gen["bseed"])
+        elif tag in BOARD_ALIASES:
+            board = load_board(tag)
+        else:
+            raise parsed.error(f"unknown board {short(tag)} (6, 7, 7plus, custom or w=,h=,bseed=)")
+        if max_c is not None:
+            board = replace(board, max_counters=max_c)
+        allowed = board.opening_cells(opening)
+    return _resolve_on(parsed, board, allowed, opening, k, desc)
+
+
+def _resolve_on(parsed, board, allowed, opening, k, desc) -> Instance:
+    if parsed.is_seed:
+        if k is None:
+            raise parsed.error("a position has no seed form (seed IDs are for puzzles: add kK)")
+        puz = generate_puzzle(board, k, parsed.seed, opening, allowed=allowed)
+        return Instance("qango-puzzle", puz, puz.id, puz.seed_id or parsed.text)
+    pos = parse_position(desc, board, allowed)
+    if k is None:
+        return Instance("qango-position", pos, position_id(pos, opening))
+    puz = _puzzle_from_position(pos, k, opening, parsed)
+    return Instance("qango-puzzle", puz, puz.id)
+
+
+def _resolve_board(parsed, flags, values, desc) -> Instance:
+    if flags != ["board"]:
+        raise parsed.error("a board ID is qango:board,w=W,h=H#SEED or qango:board:LAYOUT")
+    if parsed.is_seed:
+        w = _int_param(parsed, values, "w", 2, 9)
+        h = _int_param(parsed, values, "h", 2, 9)
+        if values or w is None or h is None:
+            raise parsed.error("a board seed ID is qango:board,w=W,h=H#SEED")
+        check_board_size(w, h)
+        b = _generated_board(w, h, parsed.seed)
+    else:
+        max_c = _int_param(parsed, values, "max", 1, 63)
+        if values:
+            raise parsed.error(f"unknown parameter {short(sorted(values)[0])}")
+        b = board_from_layout(desc, f"ID {short(parsed.text)}", max_c)
+    d, sid = board_ids(b)
+    return Instance("qango-board", b, d, sid)
+
+
+def check_board_size(width: int, height: int) -> None:
+    """Boards are 2..9 cells a side and at most 63 cells (one machine word per side)."""
+    if not (2 <= width <= 9 and 2 <= height <= 9) or width * height > 63:
+        raise FormatError(f"board size {width}x{height} out of range (2..9 a side, at most 63 cells)")
+
+
+def load_board_spec(spec) -> Board:
+    """A board from a name (6, 7, 7plus), a board file, a board ID (``qango:board,w=6,h=6#4``,
+    ``qango:board:LAYOUT``) or the older ``qango-board:WxH#SEED``."""
+    import re
+
+    if isinstance(spec, Board) or spec is None:
+        return load_board(spec)
+    text = check_text_arg(str(spec), "board").strip()
+    old = re.fullmatch(r"qango-board:(\d{1,2})x(\d{1,2})#(\d{1,19})", text.lower())
+    if old:
+        w, h, seed = (int(v) for v in old.groups())
+        check_board_size(w, h)
+        return _generated_board(w, h, seed)
+    if text.lower().startswith("qango-board:"):
+        raise FormatError(f"bad board ID {short(text)}: expected qango:board,w=W,h=H#SEED")
+    if looks_like_id(text):
+        _refuse_other_game(text, "a QANGO board")
+        return resolve(text, expect="qango-board").value
+    return load_board(text)
+
+
+def _puzzle_from_position(pos: Position, k: int, opening: str, parsed: ParsedId | None = None) -> Puzzle:
+    """Check "the side to move wins in exactly k, with one winning first move" and build the puzzle."""
+    from ..solver.qango_solve import QangoSolver
+
+    where = parsed.text if parsed is not None else "puzzle"
+    if pos.is_over():
+        raise FormatError(f"puzzle {short(where)}: the game is already over")
+    s = QangoSolver(pos.board, pos.allowed_first, tt_bits=18)
+    res = s.solve(pos, max_plies=2 * k - 1, node_limit=50_000_000)
+    if res.value != "win" or res.plies != 2 * k - 1:
+        raise FormatError(f"puzzle {short(where)}: the side to move does not win in exactly {k}")
+    me, opp = pos.sides()
+    winners = [c for c in s.moves(me, opp) if s.move_wins(me, opp, c, res.plies)]
+    if len(winners) != 1:
+        raise FormatError(f"puzzle {short(where)}: {len(winners)} winning first moves, a puzzle has one")
+    key = winners[0]
+    me2 = me | 1 << key
+    replies = [y for y in range(pos.board.n_cells) if (pos.board.mask & ~(me2 | opp)) >> y & 1]
+    defences = len(replies) if k == 2 else sum(1 for y in replies if not s.wins(me2, opp | 1 << y, 2 * k - 5))
+    return Puzzle(pos.board, pos, k, key, defences, None, opening, res.nodes)
+
+
+def puzzle_from_id(pid: str, opening: str = "standard") -> Puzzle:
+    """Rebuild a puzzle from any of its IDs (``opening`` is kept for old callers; IDs carry it)."""
+    return resolve(pid, expect="qango-puzzle").value
+
+
+def puzzle_from_json(data, where: str = "puzzle file") -> Puzzle:
+    """A puzzle file (``tanglekit/qango-puzzle``): resolved by its ``id``, the other fields checked."""
+    expect_format(data, PUZZLE_FORMAT, where)
+    m = validate(data, PUZZLE_FORMAT.schema(), where, "QANGO puzzle")
+    puz = resolve(m.id, expect="qango-puzzle").value
+    if m.position is not None and m.position != puz.position.to_text():
+        raise FormatError(f"{where}: 'position' does not match the puzzle's id")
+    if m.k is not None and m.k != puz.k:
+        raise FormatError(f"{where}: 'k' does not match the puzzle's id")
+    key = list(puz.board.rc(puz.key_move))
+    for name in ("key_move", "best_move"):
+        if getattr(m, name) is not None and getattr(m, name) != key:
+            raise FormatError(f"{where}: '{name}' is not the puzzle's winning move")
+    if m.seed_id is not None:
+        puz.seed = _seed_of(m.seed_id, puz)
+    return puz
+
+
+def _seed_of(seed_id: str, puz: Puzzle) -> int | None:
+    """The seed of a puzzle file's seed_id when it regenerates this very puzzle's ID (not rerun here)."""
+    from .ids import split_id
+
+    try:
+        p = split_id(seed_id)
+    except FormatError:
+        return None
+    return p.seed if p.is_seed else None
+
+
+def read_position_source(spec: str, board: Board | None = None) -> tuple[Position, "Puzzle | None", str]:
+    """A position from text rows, ``empty``, a position or puzzle ID, inline JSON or a file holding
+    any of those: (position, the puzzle when it was one, opening name). Other formats are refused."""
+    from pathlib import Path
+
+    text = check_text_arg(spec, "position")
+    s = text.strip()
+    where = "position"
+    if not s:
+        raise FormatError("empty position: give rows of . X O # (by '/' or newlines), 'empty', an ID or a file")
+    if not looks_like_id(s) and not looks_like_json(s) and s.lower() != "empty":
+        p = Path(s)
+        is_file = False
+        try:
+            is_file = p.exists() or p.suffix.lower() in (".json", ".txt", ".gz")
+        except (OSError, ValueError):
+            pass
+        if is_file:
+            where = str(p)
+            s = read_text_file(p, "QANGO position or puzzle").strip()
+            if not s:
+                raise FormatError(f"{where}: is empty, expected a QANGO position or puzzle")
+            if looks_like_id(s.splitlines()[0].strip()):
+                s = s.splitlines()[0].strip()
+    if looks_like_id(s):
+        _refuse_other_game(s, "a QANGO position or puzzle")
+        inst = resolve(s, expect=("qango-puzzle", "qango-position"))
+        if inst.kind == "qango-puzzle":
+            return inst.value.position, inst.value, inst.value.opening
+        return inst.value, None, _opening_of(inst.value)
+    if looks_like_json(s):
+        data = parse_json_text(s, where if where != "position" else "inline position", "QANGO position")
+        fmt = identify(data)
+        if fmt is PUZZLE_FORMAT:
+            puz = puzzle_from_json(data, where)
+            return puz.position, puz, puz.opening
+        expect_format(data, (POSITION_FORMAT, PUZZLE_FORMAT), where)
+        if isinstance(data, dict) and data.get("format") == PUZZLE_FORMAT.tag:
+            puz = puzzle_from_json(data, where)
+            return puz.position, puz, puz.opening
+        pos = position_from_json(data, board, None, where=where)
+        return pos, None, data.get("opening") or "standard"
+    if where != "position" and s.lower() == "empty":
+        pass
+    return parse_position(s, board, None), None, "standard"
+
+
+def _refuse_other_game(text: str, expected: str) -> None:
+    """Refuse another game's ID by its prefix, before any generator runs."""
+    from .ids import split_id
+
+    game = split_id(text).game
+    if game != "qango":
+        raise FormatError(f"this is a {game.capitalize()} ID, expected {expected}")
+
+
+def _opening_of(pos: Position) -> str:
+    if pos.allowed_first is None or pos.allowed_first == frozenset(pos.board.cells):
+        return "standard"
+    for name, cells in pos.board.openings.items():
+        if cells == pos.allowed_first:
+            return name
+    return "custom"
 
 
 def _playout(board: Board, rng: random.Random, n_counters: int, allowed=None) -> Position | None:
@@ -112,18 +470,21 @@ def _playout(board: Board, rng: random.Random, n_counters: int, allowed=None) ->
 
 
 def generate_puzzle(board="6", k: int = 3, seed: int = 0, opening: str = "standard", max_tries: int = 4000,
-                    node_limit: int = 400_000, solver=None) -> Puzzle:
-    """A verified "side to move wins in k moves" puzzle (k >= 2), deterministic for a seed."""
+                    node_limit: int = 400_000, solver=None, allowed=None, deadline=None) -> Puzzle:
+    """A verified "side to move wins in k moves" puzzle (k >= 2), deterministic for a seed.
+    ``deadline`` (limits.Deadline) raises LimitReached between tries once spent."""
     from ..solver.qango_solve import QangoSolver
 
-    if k < 2 or k > 8:
+    if isinstance(k, bool) or not isinstance(k, int) or k < 2 or k > 8:
         raise SolverError("k must be between 2 and 8 moves")
-    b = load_board(board)
-    allowed = b.opening_cells(opening)
+    b = load_board_spec(board)
+    allowed = b.opening_cells(opening) if allowed is None else frozenset(allowed)
     solver = solver or QangoSolver(b, allowed, tt_bits=18)
     rng = random.Random(seed)
     plies = 2 * k - 1
     for _ in range(max_tries):
+        if deadline is not None:
+            deadline.check("puzzle generation")
         n = rng.randint(4, max(5, min(b.limit - plies - 1, len(b.cells) // 2)))
         pos = _playout(b, rng, n, allowed)
         if pos is None or pos.is_over():
@@ -156,35 +517,6 @@ def verify_puzzle(puz: Puzzle) -> bool:
         return False
     me, opp = puz.position.sides()
     return [c for c in s.moves(me, opp) if s.move_wins(me, opp, c, res.plies)] == [puz.key_move]
-
-
-def puzzle_from_id(pid: str, opening: str = "standard") -> Puzzle:
-    """Rebuild a puzzle from ``qango:BOARD:kK:POSITION`` or ``qango:BOARD:kK#SEED``."""
-    if not pid.startswith("qango:"):
-        raise FormatError(f"not a QANGO puzzle ID: {pid!r}")
-    body = pid[len("qango:"):]
-    if "#" in body and ":" in body.split("#")[0]:
-        head, seed = body.rsplit("#", 1)
-        board, kk = head.split(":", 1)
-        try:
-            return generate_puzzle(board, int(kk.lstrip("k")), int(seed), opening)
-        except ValueError:
-            raise FormatError(f"bad puzzle ID {pid!r}") from None
-    parts = body.split(":", 2)
-    if len(parts) != 3 or not parts[1].startswith("k"):
-        raise FormatError(f"bad puzzle ID {pid!r}: expected qango:BOARD:kK:POSITION or qango:BOARD:kK#SEED")
-    b = load_board(parts[0])
-    pos = parse_position(parts[2], b, b.opening_cells(opening))
-    from ..solver.qango_solve import QangoSolver
-
-    s = QangoSolver(b, pos.allowed_first, tt_bits=18)
-    k = int(parts[1][1:])
-    res = s.solve(pos, max_plies=2 * k - 1)
-    if res.value != "win":
-        raise FormatError(f"puzzle ID {pid!r}: the side to move does not win in {k}")
-    me, opp = pos.sides()
-    winners = [c for c in s.moves(me, opp) if s.move_wins(me, opp, c, res.plies)]
-    return Puzzle(b, pos, (res.plies + 1) // 2, winners[0], 0, None, opening, res.nodes)
 
 
 # --- board generator ------------------------------------------------------------------------------
@@ -281,6 +613,7 @@ def generate_board(width: int = 6, height: int = 6, seed: int = 0, off_board=(),
                    max_counters: int | None = None, name: str | None = None) -> Board:
     """A new QANGO-like board: the cells split into 8-connected coloured triples (one free centre
     cell when the count is not a multiple of 3 and the centre is on the board)."""
+    check_board_size(width, height)
     rng = random.Random(seed)
     cells = {i for i in range(width * height) if i not in set(off_board)}
     free: set[int] = set()
@@ -306,7 +639,10 @@ def generate_board(width: int = 6, height: int = 6, seed: int = 0, off_board=(),
         "triples": [{"cells": list(t), "colour": PUZZLE_COLOURS[c]} for t, c in zip(triples, colours)],
         "max_counters": max_counters,
     }
-    return board_from_json(data, where="generated board")
+    b = board_from_json(data, where="generated board")
+    if not off_board and centre_free is None and max_counters is None and name is None:
+        b = replace(b, origin=f"w={width},h={height},bseed={seed}")  # regenerable from these PARAMS
+    return b
 
 
 def score_board(board: Board, time_limit: float = 10.0) -> dict:

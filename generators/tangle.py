@@ -10,7 +10,8 @@ is at least ``min_chain`` captures long. Shareable IDs:
   indices in base 36, ``.``-separated, ``-`` for a pass);
 - seed form ``tangle:<params>#<seed>`` regenerates it.
 
-``<params>`` is ``,``-separated ``key=value``: ``players``, ``board``/``pieces`` (built-in names),
+``<params>`` is ``,``-separated ``key=value``: ``players``, ``board``/``pieces`` (built-in names,
+or the data inline, see ``games/tangle/ids.py``),
 ``min_points``, ``min_chain``, ``hard=1`` when asked, and any non-default rule option.
 """
 
@@ -18,25 +19,14 @@ from __future__ import annotations
 
 import random
 
-from ..errors import FormatError, SolverError
-from ..games.tangle.board import load_board, load_pieces
+from ..errors import FormatError, RuleError, SolverError
 from ..games.tangle.engine import PASS, TangleGame, TangleState
-from ..games.tangle.rules import TangleOptions
+from ..games.tangle.formats import PUZZLE
+from ..games.tangle.ids import encode_moves, game_from_params, position_from_moves, setup_params
 from ..games.tangle.svg import COLOUR_NAMES
+from ..jsonio import MAX_BYTES, check_text_arg, load_json_source, looks_like_json
 from ..solver.tangle_search import best_turn
-
-_B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
-
-
-def _b36(n: int) -> str:
-    if n == PASS:
-        return "-"
-    s = ""
-    while True:
-        n, r = divmod(n, 36)
-        s = _B36[r] + s
-        if n == 0:
-            return s
+from .ids import Instance, ParsedId, looks_like_id, make_descriptive, make_seed, resolve, split_id
 
 
 def building_position(game: TangleGame, moves: int, rng: random.Random) -> TangleState:
@@ -121,43 +111,30 @@ def greedy_points(state: TangleState) -> int:
     return s.scores[team] - start
 
 
-def _params_text(game: TangleGame, min_points: int, min_chain: int) -> str:
-    parts = [f"players={game.n_players}", f"board={_builtin_name(game, 'board')}",
-             f"pieces={_builtin_name(game, 'pieces')}", f"min_points={min_points}", f"min_chain={min_chain}"]
-    default = TangleOptions().to_json()
-    for k, v in game.options.to_json().items():
-        if default[k] != v:
-            parts.append(f"{k}={'on' if v is True else 'off' if v is False else v}")
-    return ",".join(parts)
+def _params_text(game: TangleGame, min_points: int, min_chain: int, hard: bool = False) -> str:
+    """PARAMS of a puzzle ID: the set-up (players, board, pieces), the generator's thresholds,
+    the non-default rule options, then ``hard=1`` when asked (the order IDs always had)."""
+    setup = setup_params(game)
+    parts = setup[:3] + [f"min_points={min_points}", f"min_chain={min_chain}"] + setup[3:]
+    return ",".join(parts + (["hard=1"] if hard else []))
 
 
-def _builtin_name(game: TangleGame, what: str) -> str:
-    spec = game.spec()[what]
-    if not isinstance(spec, str):
-        raise SolverError(f"puzzle IDs need a built-in {what}; this game uses a custom one (save the JSON instead)")
-    return spec
-
-
-def _parse_params(text: str) -> tuple[TangleGame, int, int]:
-    kv = {}
-    for part in text.split(","):
-        if not part:
-            continue
-        k, sep, v = part.partition("=")
-        if not sep:
-            raise FormatError(f"bad puzzle ID parameter {part!r}: expected key=value")
-        kv[k] = v
+def _parse_params(parsed: ParsedId) -> tuple[TangleGame, int, int, bool]:
+    """(game, min_points, min_chain, hard) from an ID's PARAMS; a bad value names the ID."""
+    if parsed.flags():
+        raise parsed.error(f"unknown parameter {parsed.flags()[0][:20]!r} (Tangle PARAMS are key=value)")
+    kv = parsed.values()
+    nums = {}
+    for key, default, lo, hi in (("min_points", "10", 0, 10_000), ("min_chain", "2", 1, 100), ("hard", "0", 0, 1)):
+        v = kv.pop(key, default)
+        if not v.isdigit() or not lo <= int(v) <= hi:
+            raise parsed.error(f"{key} must be a whole number from {lo} to {hi}")
+        nums[key] = int(v)
     try:
-        players = int(kv.pop("players", "2"))
-        min_points = int(kv.pop("min_points", "10"))
-        min_chain = int(kv.pop("min_chain", "2"))
-        hard = bool(int(kv.pop("hard", "0")))
-    except ValueError:
-        raise FormatError("puzzle ID: players, min_points and min_chain must be integers") from None
-    board = load_board(kv.pop("board", "tangle-default"))
-    pieces = load_pieces(kv.pop("pieces", "tangle-default"))
-    options = TangleOptions.from_dict(kv)
-    return TangleGame(board, pieces, options, players), min_points, min_chain, hard
+        game = game_from_params(kv)
+    except (FormatError, RuleError) as e:
+        raise parsed.error(str(e)) from None
+    return game, nums["min_points"], nums["min_chain"], bool(nums["hard"])
 
 
 def selfplay_positions(game: TangleGame, rng: random.Random, noise: float = 0.3, min_moves: int = 8):
@@ -212,12 +189,12 @@ def generate_puzzle(
                 continue
             if len(_chain_sets(s, r.points, limit=1)) != 1:
                 continue
-            params = _params_text(g, min_points, min_chain) + (",hard=1" if hard else "")
+            params = _params_text(g, min_points, min_chain, hard)
             return {
-                "format": "tangle-puzzle",
-                "version": 1,
-                "id": f"tangle:{params}:{'.'.join(_b36(p) for p in s.moves)}",
-                "seed_id": f"tangle:{params}#{seed}",
+                "format": PUZZLE.tag,
+                "version": PUZZLE.version,
+                "id": make_descriptive("tangle", params, encode_moves(s.moves)),
+                "seed_id": make_seed("tangle", params, seed),
                 **g.spec(),
                 "moves": [g.move_json(p) for p in s.moves],
                 "to_move": s.to_move,
@@ -234,19 +211,28 @@ def generate_puzzle(
     raise SolverError(f"no puzzle with at least {min_points} points and a unique chain in {max_games} games")
 
 
-def verify_puzzle(puzzle: dict) -> bool:
-    """Re-solve a puzzle: its claimed points are the best, reached by its solution, uniquely."""
+def verify_puzzle(puzzle: dict, where: str = "<puzzle>", expect=None, node_limit: int = 2_000_000) -> bool:
+    """Re-solve a puzzle: its claimed points are the best, reached by its solution, uniquely.
+    A file that is not a puzzle (schema, illegal position) is a FormatError/RuleError; a
+    puzzle whose claim or solution is wrong (or illegal) is simply not valid."""
     from ..games.tangle.engine import state_from_json
 
-    s = state_from_json(puzzle)
-    r = best_turn(s, "points")
+    s = state_from_json(puzzle, where, expect)
+    if s.over:
+        return False
+    r = best_turn(s, "points", node_limit=node_limit)
     if r.points != puzzle.get("points"):
         return False
     c = s.copy_position()
     team = c.game.team_of[c.to_move]
     start = c.scores[team]
-    for m in puzzle.get("solution", []):
-        c.push(c.game.parse_move(m))
+    try:
+        for m in puzzle.get("solution", []):
+            if c.over or c.to_move != s.to_move:
+                return False
+            c.push(c.game.parse_move(m))
+    except (FormatError, RuleError):
+        return False
     return c.scores[team] - start == r.points and len(_chain_sets(s, r.points, limit=1)) == 1
 
 
@@ -271,40 +257,37 @@ def puzzle_answer_svg(game: TangleGame, puzzle: dict) -> str:
                         title=f"Answer: {puzzle['points']} points", notes=notes)
 
 
+def resolve_id(parsed: ParsedId) -> Instance:
+    """A Tangle puzzle ID: the seed form runs the generator again (the value is the puzzle
+    dict), the descriptive form replays the position (the value is a TangleState)."""
+    game, mp, mc, hard = _parse_params(parsed)
+    if parsed.is_seed:
+        puzzle = generate_puzzle(game, seed=parsed.seed, min_points=mp, min_chain=mc, hard=hard)
+        return Instance("tangle-puzzle", puzzle, puzzle["id"], puzzle["seed_id"], {"puzzle": puzzle})
+    try:
+        state = position_from_moves(game, parsed.description)
+    except FormatError as e:
+        raise parsed.error(str(e)) from None
+    return Instance("tangle-puzzle", state, parsed.text, None)
+
+
 def puzzle_from_id(text: str) -> dict | TangleState:
     """Decode an ID: the descriptive form gives a state, the seed form regenerates the puzzle."""
-    if not text.startswith("tangle:"):
-        raise FormatError(f"not a Tangle puzzle ID: {text!r} (expected tangle:PARAMS:MOVES or tangle:PARAMS#SEED)")
-    body = text[len("tangle:"):]
-    if "#" in body:
-        params, _, seed = body.rpartition("#")
-        g, mp, mc, hard = _parse_params(params)
-        try:
-            sd = int(seed)
-        except ValueError:
-            raise FormatError(f"bad seed {seed!r} in puzzle ID") from None
-        return generate_puzzle(g, seed=sd, min_points=mp, min_chain=mc, hard=hard)
-    params, sep, moves = body.partition(":")
-    if not sep:
-        raise FormatError("puzzle ID needs ':MOVES' or '#SEED' after the parameters")
-    g, _, _, _ = _parse_params(params)
-    s = g.new_state()
-    for tok in [t for t in moves.split(".") if t]:
-        try:
-            p = PASS if tok == "-" else int(tok, 36)
-        except ValueError:
-            raise FormatError(f"bad move {tok!r} in puzzle ID") from None
-        if not s.is_legal(p):
-            raise FormatError(f"puzzle ID move {tok!r} is illegal in its position")
-        s._apply(p)
-    return s
+    game = split_id(text).game
+    if game != "tangle":  # refused before another game's generator runs
+        raise FormatError(f"this is a {game} ID, expected a Tangle puzzle ID (tangle:PARAMS:MOVES or tangle:PARAMS#SEED)")
+    return resolve(text, expect="tangle-puzzle").value
 
 
-def load_state_or_id(spec: str) -> TangleState:
-    """A state from a JSON file (state or puzzle) or a puzzle ID (either form)."""
-    from ..games.tangle.engine import load_state, state_from_json
+def load_state_or_id(spec: str, expect=None) -> TangleState:
+    """A state from a JSON file (state or puzzle), inline JSON or a puzzle ID (either form)."""
+    from ..games.tangle.engine import state_from_json
 
-    if spec.startswith("tangle:"):
+    check_text_arg(spec, "position", MAX_BYTES)
+    if "\n" in spec or "\r" in spec:
+        raise FormatError("position: a file name, ID or inline JSON has no line breaks")
+    if looks_like_id(spec):
         out = puzzle_from_id(spec)
         return out if isinstance(out, TangleState) else state_from_json(out)
-    return load_state(spec)
+    data, where = load_json_source(spec.strip() if looks_like_json(spec) else spec, "Tangle position")
+    return state_from_json(data, where, expect)

@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from xml.sax.saxutils import escape
 
-from ..errors import RuleError, SolverError
-
-DIFFICULTIES = ("easy", "medium", "hard", "expert")
+from ..errors import FormatError, RuleError, SolverError
+from ..games.zangle.solo_deal import DIFFICULTIES, SOLO_FORMAT
+from ..jsonio import tagged
+from .ids import Instance, make_seed, split_id
 PLAYOUTS = 1000
 LINE_CAP = 10_000
 EXPERT_RATE, HARD_RATE, EASY_RATE = 0.005, 0.02, 0.05
 MAX_TRIES = 3000
+MAX_COUNT = 1000  # challenges in one call (each takes up to a few seconds)
 SOLVE_STATES = 200_000
 
 
@@ -59,18 +60,28 @@ class Challenge:
     seed: int
     solution: list
     measures: dict = field(default_factory=dict)
+    asked: str | None = None  # the difficulty asked of the generator ("any" or a grade)
 
     @property
     def seed_id(self) -> str:
-        return f"{self.deal.params(self.grade)}#{self.seed}"
+        """``zangle:solo,piles=N,...,GRADE#SEED``: the generator's parameters and seed (the
+        difficulty asked, so ``any`` stays ``any``)."""
+        from ..games.zangle.solo_deal import id_params
+
+        return make_seed("zangle", id_params(self.deal.options, self.asked or self.grade, self.deal.deck), self.seed)
 
     @property
     def id(self) -> str:
         return self.deal.share_id(self.grade)
 
     def to_json(self) -> dict:
-        return {"id": self.id, "seed_id": self.seed_id, "grade": self.grade, "measures": self.measures,
-                "deal": self.deal.to_json(), "solution": [a.to_json() for a in self.solution]}
+        """A challenge file (format ``tanglekit/zangle-solo``): read back as its deal by every
+        command that takes a solo deal. ``line`` is the solution in the game's notation."""
+        return tagged(SOLO_FORMAT, {
+            "game": "zangle-solo", "id": self.id, "seed_id": self.seed_id, "grade": self.grade,
+            "difficulty": self.grade, "measures": self.measures, "deal": self.deal.to_json(),
+            "solution": [a.to_json() for a in self.solution], "line": [str(a) for a in self.solution],
+            "moves": len(self.solution)})
 
 
 def measure(deal, seed: int = 0, playouts: int = PLAYOUTS, want: str | None = None) -> dict | None:
@@ -101,7 +112,9 @@ def generate_challenge(seed: int = 0, difficulty: str = "any", options=None, dec
     from ..solver.zangle_solo import SoloDeal, check_line
 
     if difficulty not in DIFFICULTIES + ("any",):
-        raise RuleError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {difficulty!r}")
+        raise RuleError(f"difficulty must be one of {', '.join(DIFFICULTIES)} or any, not {str(difficulty)[:40]!r}")
+    if not 0 <= int(seed) < 2**63:
+        raise RuleError("seed must be a whole number in [0, 2**63)")
     options = options or ZangleOptions()
     rng = random.Random(f"zangle-solo:{seed}")
     for _ in range(max_tries):
@@ -114,13 +127,16 @@ def generate_challenge(seed: int = 0, difficulty: str = "any", options=None, dec
         if not check_line(deal, line):  # re-verified on the engine
             raise SolverError("generated challenge failed its verification replay")
         m["rate_percent"] = round(100 * m["playout_rate"], 2)
-        return Challenge(deal, m["grade"], seed, line, m)
+        return Challenge(deal, m["grade"], seed, line, m, difficulty)
     raise SolverError(f"no {difficulty} challenge found in {max_tries} deals (seed {seed})")
 
 
 def generate_challenges(count: int = 1, difficulty: str = "medium", seed: int = 0, options=None, deck=None,
                         progress=None) -> list[Challenge]:
     """``count`` challenges with seeds ``seed``, ``seed + 1``, ..."""
+    from ..limits import check_count
+
+    check_count(count, "--count", maximum=MAX_COUNT)
     out = []
     for i in range(count):
         out.append(generate_challenge(seed + i, difficulty, options, deck))
@@ -132,132 +148,83 @@ def generate_challenges(count: int = 1, difficulty: str = "medium", seed: int = 
 # --------------------------------------------------------------------------------------------
 # Printable sheet
 # --------------------------------------------------------------------------------------------
-def _card_svg(card, x: float, y: float, w: float, h: float, face_up: bool, label: str) -> list[str]:
-    from ..games.zangle.cards import PAINT
-    from ..shapes.lattice import TRIANGLE
-
-    out = [f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" rx="0.15" '
-           f'fill="{"#ffffff" if face_up else "#e6e6e6"}" stroke="#333333" stroke-width="{0.06 if face_up else 0.03}"'
-           + ("" if face_up else ' stroke-dasharray="0.12,0.08"') + "/>"]
-    if card.shape is not None:
-        q = card.shape.normalized()
-        pts = [pt for c in q.cells for pt in TRIANGLE.polygon(c)]
-        x0, x1 = min(p[0] for p in pts), max(p[0] for p in pts)
-        y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
-        s = min((w - 0.4) / max(x1 - x0, 1e-9), (h - 1.15) / max(y1 - y0, 1e-9), 0.7)
-        dx = x + (w - s * (x1 - x0)) / 2 - s * x0
-        dy = y + 0.75 + (h - 1.15 - s * (y1 - y0)) / 2 - s * y0
-        fill = PAINT.get(card.colour, "#999999")
-        op = "1" if face_up else "0.45"
-        for c in q.cells:
-            poly = " ".join(f"{px * s + dx:.3f},{py * s + dy:.3f}" for px, py in TRIANGLE.polygon(c))
-            out.append(f'<polygon points="{poly}" fill="{fill}" fill-opacity="{op}" stroke="#ffffff" '
-                       'stroke-width="0.03"/>')
-    else:
-        out.append(f'<text x="{x + w / 2:.2f}" y="{y + h / 2:.2f}" font-size="0.8" text-anchor="middle" '
-                   'font-family="sans-serif" font-weight="bold" fill="#555555">Z</text>')
-    out.append(f'<text x="{x + w / 2:.2f}" y="{y + 0.34:.2f}" font-size="0.26" text-anchor="middle" '
-               f'font-family="sans-serif" fill="#222222">{escape(label)}</text>')
-    # the card id, as the solution names it
-    out.append(f'<text x="{x + w / 2:.2f}" y="{y + 0.64:.2f}" font-size="0.24" text-anchor="middle" '
-               f'font-family="monospace" font-weight="bold" fill="#000000">{escape(card.id)}</text>')
-    return out
-
-
 def challenge_svg(ch: Challenge, unit: float = 30.0) -> str:
-    """A printable sheet: the middle, the draw pile in order, and each tableau pile as a column
-    (the face-up top card at the bottom of the column, face-down cards above it, dashed)."""
-    deal = ch.deal
-    by = deal.deck.by_id
-    w, h, gap = 2.2, 2.6, 0.3
-    parts = []
-    title = f"Zangle solo challenge - {ch.grade} - {len(deal.piles)} piles"
-    parts.append(f'<text x="0.3" y="0.8" font-size="0.6" font-family="sans-serif" font-weight="bold">'
-                 f'{escape(title)}</text>')
-    parts.append(f'<text x="0.3" y="1.4" font-size="0.3" font-family="monospace">{escape(ch.seed_id)}</text>')
-    y = 2.0
-    parts.append(f'<text x="0.3" y="{y + 0.3:.2f}" font-size="0.35" font-family="sans-serif">'
-                 'Middle (face up) and draw pile (top card first, face down)</text>')
-    y += 0.6
-    x = 0.3
-    for i, c in enumerate(deal.middle):
-        parts += _card_svg(by[c], x, y, w, h, True, f"middle {i + 1}")
-        x += w + gap
-    x += gap * 2
-    for i, c in enumerate(deal.draw):
-        parts += _card_svg(by[c], x, y, w, h, False, f"draw {i + 1}")
-        x += w + gap
-    width = max(x, len(deal.piles) * (w + gap) + 0.6) + 0.3
-    y += h + 0.8
-    parts.append(f'<text x="0.3" y="{y:.2f}" font-size="0.35" font-family="sans-serif">'
-                 'Tableau: each column is one pile, bottom card at the top, face-up card last</text>')
-    y += 0.4
-    tallest = max(len(p) for p in deal.piles)
-    for i, p in enumerate(deal.piles):
-        px = 0.3 + i * (w + gap)
-        for j, c in enumerate(p):
-            up = j == len(p) - 1
-            parts += _card_svg(by[c], px, y + j * (h * 0.85), w, h, up, f"pile {i + 1}.{j + 1}")
-    y += (tallest - 1) * h * 0.85 + h + 0.6
-    for line in (f"Goal: empty the tableau. A Zangle covers a target card's shape exactly with other cards' shapes,",
-                 "using at least one middle card and at least one pile top (at most one card per pile).",
-                 "Piles are numbered 1.." + str(len(deal.piles)) + " from the left; each card shows its id, as the answer names it.",
-                 f"Rules: {_rules_line(deal.options)}"):
-        parts.append(f'<text x="0.3" y="{y:.2f}" font-size="0.32" font-family="sans-serif">{escape(line)}</text>')
-        y += 0.5
-    height = y + 0.2
-    width = max(width, 26.0)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * unit:.0f}" height="{height * unit:.0f}" '
-            f'viewBox="0 0 {width:.2f} {height:.2f}">\n<rect width="{width:.2f}" height="{height:.2f}" '
-            'fill="#ffffff"/>\n' + "\n".join(parts) + "\n</svg>\n")
+    """A printable sheet of the challenge (games/zangle/svg.py draws it)."""
+    from ..games.zangle.svg import solo_sheet_svg
 
-
-def _rules_line(options) -> str:
-    return (f"an emptied pile {'must' if options.fill_empty_pile == 'must' else 'may'} be filled with the top card "
-            f"of a pile with cards below it; discarding the middle only when no Zangle exists"
-            + ("" if not options.voluntary_discard else " (or at any time)") + ".")
+    title = f"Zangle solo challenge - {ch.grade} - {len(ch.deal.piles)} piles"
+    return solo_sheet_svg(ch.deal, title, ch.seed_id, unit)
 
 
 def solution_steps(ch: Challenge) -> list[str]:
     """The winning line in words, with card ids and 1-based piles as on the sheet."""
-    g = ch.deal.game()
-    out = []
-    for k, a in enumerate(ch.solution, 1):
-        where = {c.id: "middle" for c in g.middle}
-        where.update({p[-1].id: f"pile {i + 1}" for i, p in enumerate(g.piles) if p})
-        d = a.to_json()
-        if d["kind"] == "zangle":
-            pieces = " + ".join(f"{c} ({where.get(c, '?')})" for c in d["pieces"])
-            z = "".join(f", with {c} ({where.get(c, '?')})" for c in d["z"])
-            out.append(f"{k}. Zangle: {d['target']} ({where.get(d['target'], '?')}) = {pieces}{z}")
-        elif d["kind"] == "fill":
-            top = g.piles[d["src"]][-1].id
-            out.append(f"{k}. Move {top} from pile {d['src'] + 1} to the empty pile {d['dst'] + 1}")
-        elif d["kind"] == "skip":
-            out.append(f"{k}. Leave the empty pile empty")
-        else:
-            out.append(f"{k}. Discard the middle and draw up to 3 new cards")
-        g.apply(a)
-    return out
+    from ..games.zangle.solo_deal import describe_line
+
+    return describe_line(ch.deal, ch.solution)
 
 
 def challenge_answer_svg(ch: Challenge, unit: float = 30.0) -> str:
     """The answer page: the winning line step by step."""
+    from ..games.zangle.svg import text_page_svg
+
     steps = solution_steps(ch)
-    lines = [f"Answer: {len(steps)} steps", ch.seed_id, ""] + steps
-    width = max(26.0, 0.3 + max(len(t) for t in lines) * 0.19)
-    height = 0.9 + 0.5 * len(lines)
-    parts = []
-    for i, t in enumerate(lines):
-        size, weight = ("0.5", "bold") if i == 0 else ("0.32", "normal")
-        parts.append(f'<text x="0.3" y="{0.8 + 0.5 * i:.2f}" font-size="{size}" font-weight="{weight}" '
-                     f'font-family="sans-serif">{escape(t)}</text>')
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * unit:.0f}" height="{height * unit:.0f}" '
-            f'viewBox="0 0 {width:.2f} {height:.2f}">\n<rect width="{width:.2f}" height="{height:.2f}" '
-            'fill="#ffffff"/>\n' + "\n".join(parts) + "\n</svg>\n")
+    return text_page_svg([f"Answer: {len(steps)} steps", ch.seed_id, ""] + steps, unit)
 
 
-__all__ = ["DIFFICULTIES", "Challenge", "challenge_answer_svg", "challenge_svg", "solution_steps", "deal_stats", "format_stats", "generate_challenge", "generate_challenges", "generate_turn_deal", "turn_deal_properties", "wilson",
+# --------------------------------------------------------------------------------------------
+# IDs: zangle:solo,PARAMS:<description> (the deal) and zangle:solo,PARAMS#SEED (the generator)
+# --------------------------------------------------------------------------------------------
+def resolve_solo(text_or_parsed, deck=None) -> Instance:
+    """The solo deal an ID stands for: the descriptive form decoded by the games layer, the seed
+    form regenerated (same parameters, same seed, same deal). ``deck`` for custom-deck IDs."""
+    from ..games.zangle.solo_deal import check_id_deck, deal_from_description, id_params, parse_id_params
+
+    parsed = split_id(text_or_parsed) if isinstance(text_or_parsed, str) else text_or_parsed
+    options, grade, deck_name = parse_id_params(parsed)
+    deck = check_id_deck(parsed, deck_name, deck)
+    if not parsed.is_seed:
+        deal = deal_from_description(parsed, deck)
+        return Instance("zangle-solo-deal", deal, deal.share_id(grade), None, {"grade": grade})
+    ch = generate_challenge(seed=parsed.seed, difficulty=grade or "any", options=options, deck=deck)
+    return Instance("zangle-solo-deal", ch.deal, ch.id,
+                    make_seed("zangle", id_params(ch.deal.options, grade, deck), parsed.seed),
+                    {"grade": ch.grade, "challenge": ch})
+
+
+def resolve_id(parsed) -> Instance:
+    """The registry's entry point (generators.ids.resolve) for ``zangle:`` IDs."""
+    return resolve_solo(parsed)
+
+
+def deal_from_id(text: str, deck=None):
+    """The ``SoloDeal`` of either ID form."""
+    return resolve_solo(text, deck).value
+
+
+def load_solo_deal(source, deck=None):
+    """A solo deal from a file, inline JSON, or an ID of either form."""
+    from pathlib import Path
+
+    from ..games.zangle.solo_deal import load_solo_deal_file
+    from .ids import looks_like_id
+
+    text = str(source)
+
+    def exists(t: str) -> bool:
+        try:
+            return Path(t).exists()
+        except (OSError, ValueError):
+            return False
+
+    if isinstance(source, str) and looks_like_id(text) and not exists(text):
+        parsed = split_id(text)
+        if parsed.game != "zangle":
+            raise FormatError(f"this is a {parsed.game} ID, expected a Zangle solo deal (file or zangle:solo ID)")
+        return resolve_solo(parsed, deck).value
+    return load_solo_deal_file(source, deck)
+
+
+__all__ = ["DIFFICULTIES", "Challenge", "deal_from_id", "load_solo_deal", "resolve_id", "resolve_solo", "challenge_answer_svg", "challenge_svg", "solution_steps", "deal_stats", "format_stats", "generate_challenge", "generate_challenges", "generate_turn_deal", "turn_deal_properties", "wilson",
            "grade_of", "greedy_wins", "measure"]
 
 
@@ -440,7 +407,10 @@ def generate_turn_deal(players: int = 2, seed: int = 0, properties: tuple[str, .
             ok &= all(props["start_zangle"])
         if not ok:
             continue
-        deal = {"middle": [c.id for c in g.middle], "own": [c.id for c in g.own[0]],
+        from ..games.zangle.deal import DEAL_FORMAT
+
+        deal = {"format": DEAL_FORMAT.tag, "version": DEAL_FORMAT.version,
+                "middle": [c.id for c in g.middle], "own": [c.id for c in g.own[0]],
                 "own_pile": [c.id for c in g.own_pile[0]], "middle_pile": [c.id for c in g.middle_pile],
                 "others": [{"own": [c.id for c in g.own[p]], "own_pile": [c.id for c in g.own_pile[p]]}
                            for p in range(1, players)]}

@@ -14,7 +14,8 @@ Model (per set of ``n_sheets`` sheets):
 - measured strength: candidate sets are simulated (equal bots) and the one whose sheets' win
   rates have the smallest spread is kept, then tuned by number swaps that keep every constraint
   and (nearly) the line-cost band while they shrink the spread (generate and test, then local
-  search). The seed ID ``zinga:sheets4#SEED`` assumes the default generator settings.
+  search). The seed ID ``zinga:sheets4,attempts=2,tune=40,effort=3#SEED`` carries every setting
+  that changes the sheets (``zinga:sheets4#SEED``, printed before, means the defaults).
 The set is returned with a report: each sheet's exact best line-focus expectation and, unless
 ``verify_games`` is 0, its win rate with a 95% Wilson interval in simulated games of equal bots.
 """
@@ -26,9 +27,18 @@ import random
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..errors import SolverError
+from ..errors import FormatError, SolverError
 from ..games.zinga.rules import BLUE, CENTRE, COLOURS, LINES, N_NUMBERS
-from ..games.zinga.sheet import Sheet, sheet_set_id
+from ..games.zinga.sheet import Sheet, load_sheets, sheet_set_id, sheets_from_description
+from ..jsonio import short
+from .ids import Instance, ParsedId, format_params, looks_like_id, make_seed
+
+#: Generator settings that change the sheets, with their defaults (all of them go into a seed ID).
+SETTINGS = {"attempts": 2, "tune": 40, "effort": 3.0}
+MAX_EFFORT = 600.0
+# the other generator settings, fixed for seed IDs: players, bot, same_codes, screen_games,
+# tune_games, band_slack, tune_players (table sizes kept, as generate_sheet_set filters them)
+_FIXED = (4, "casual", True, 8000, 8000, 600, (2, 3, 4))
 
 
 @lru_cache(maxsize=1)
@@ -77,20 +87,99 @@ class SheetSet:
     sheets: list[Sheet]
     seed: int
     report: dict = field(default_factory=dict)
+    settings: dict = field(default_factory=lambda: dict(SETTINGS))
 
     @property
     def id(self) -> str:
         return sheet_set_id(self.sheets)
 
     @property
-    def seed_id(self) -> str:
-        return f"zinga:sheets{len(self.sheets)}#{self.seed}"
+    def seed_id(self) -> str | None:
+        """None when the set was made with library settings a seed ID does not carry."""
+        if set(self.settings) != set(SETTINGS):
+            return None
+        return sheets_seed_id(len(self.sheets), self.seed, **self.settings)
 
     def to_json(self) -> dict:
         from ..games.zinga.sheet import sheets_to_json
 
         return sheets_to_json(self.sheets, {"seed": self.seed, "id": self.id, "seed_id": self.seed_id,
-                                            "report": self.report, "assumed": True})
+                                            "settings": dict(self.settings), "report": self.report,
+                                            "assumed": True})
+
+
+def sheets_seed_id(count: int, seed: int, attempts: int = 2, tune: int = 40, effort: float = 3.0) -> str:
+    """``zinga:sheetsK,attempts=A,tune=T,effort=E#SEED``: every setting that changes the sheets."""
+    return make_seed("zinga", format_params(f"sheets{count}", attempts=attempts, tune=tune,
+                                            effort=format(float(effort), "g")), seed)
+
+
+def check_settings(count: int, attempts: int, tune: int, effort: float, where: str = "sheet generator") -> None:
+    """Ranges of the generator settings (also those read from a seed ID)."""
+    import math
+
+    if not 1 <= count <= 12:
+        raise FormatError(f"{where}: a set has 1 to 12 sheets, not {count}")
+    if not 1 <= attempts <= 50:
+        raise FormatError(f"{where}: attempts must be 1..50, not {attempts}")
+    if not 0 <= tune <= 2000:
+        raise FormatError(f"{where}: tune must be 0..2000, not {tune}")
+    if not (math.isfinite(effort) and 0 < effort <= MAX_EFFORT):
+        raise FormatError(f"{where}: effort must be in (0, {MAX_EFFORT:g}], not {effort:g}")
+
+
+def _seed_settings(parsed: ParsedId) -> tuple[int, dict]:
+    """(count, settings) of a seed ID; settings not given take the defaults (older IDs had none)."""
+    import math
+    import re
+
+    flags, values = parsed.flags(), parsed.values()
+    if len(flags) != 1 or not re.fullmatch(r"sheets\d{0,2}", flags[0]):
+        raise parsed.error("expected zinga:sheetsK[,attempts=A,tune=T,effort=E]#SEED")
+    count = int(flags[0][6:] or 4)
+    settings = dict(SETTINGS)
+    for key, text in values.items():
+        if key not in SETTINGS:
+            raise parsed.error(f"unknown setting {short(key)} (known: {', '.join(SETTINGS)})")
+        try:
+            v = float(text) if key == "effort" else int(text) if text.isdigit() and len(text) <= 6 else None
+        except ValueError:
+            v = None
+        if v is None or (key == "effort" and not math.isfinite(v)):
+            raise parsed.error(f"{key}={short(text)} is not a number")
+        settings[key] = v
+    check_settings(count, settings["attempts"], settings["tune"], settings["effort"], f"ID {short(parsed.text)}")
+    return count, settings
+
+
+def resolve_id(parsed: ParsedId, progress=None) -> Instance:
+    """The sheet set a ``zinga:`` ID stands for (a seed ID runs the generator, without verification games)."""
+    if parsed.is_seed:
+        count, st = _seed_settings(parsed)
+        ss = generate_sheet_set(count, parsed.seed, 0, attempts=st["attempts"], effort=st["effort"],
+                                tune_rounds=st["tune"], progress=progress)
+        return Instance("zinga-sheets", ss.sheets, ss.id, ss.seed_id)
+    sheets = sheets_from_description(parsed.params, parsed.description, f"ID {short(parsed.text)}")
+    return Instance("zinga-sheets", sheets, sheet_set_id(sheets))
+
+
+def load_sheet_source(source=None, progress_factory=None) -> list[Sheet]:
+    """Sheets from a set file, ``default`` or any Zinga ID (a seed ID regenerates the set;
+    ``progress_factory(total, label)`` gives a progress context for it)."""
+    if source is not None and looks_like_id(str(source)):
+        from .ids import split_id
+
+        parsed = split_id(str(source))
+        if parsed.game != "zinga":  # refused by its prefix, before another game's generator runs
+            raise FormatError(f"this is a {parsed.game.capitalize() if parsed.game != 'qango' else 'QANGO'} ID, "
+                              "expected a Zinga sheet set")
+        if parsed.is_seed and progress_factory is not None:
+            _, st = _seed_settings(parsed)
+            with progress_factory(st["attempts"] + st["tune"], "regenerating the sheet set") as advance:
+                return resolve_id(parsed, advance).value
+        return resolve_id(parsed).value
+    return load_sheets(source)
+
 
 
 def solve_set_numbers(layouts: list[list[int]], cost: list[int], seed: int, effort: float = 3.0,
@@ -220,10 +309,8 @@ def generate_sheet_set(n_sheets: int = 4, seed: int = 0, verify_games: int = 200
     3. ``verify_games`` > 0 re-measures the result with fresh games (95% Wilson intervals).
     Every figure goes into ``report``.
     """
-    if not 1 <= n_sheets <= 12:
-        raise SolverError(f"n_sheets must be between 1 and 12, not {n_sheets}")
-    if attempts < 1:
-        raise SolverError("attempts must be at least 1")
+    check_settings(n_sheets, attempts, tune_rounds, effort)
+    library = (players, bot, same_codes, screen_games, tune_games, band_slack, tuple(tune_players)) != _FIXED
     from ..solver.zinga_sim import sheet_win_rates
 
     def rates(sheets, games, s):
@@ -299,7 +386,10 @@ def generate_sheet_set(n_sheets: int = 4, seed: int = 0, verify_games: int = 200
         report["band_slack"] = band_slack
     elif progress:
         progress(tune_rounds)
-    out = SheetSet(sheets, seed, report)
+    settings = {"attempts": attempts, "tune": tune_rounds, "effort": effort}
+    if library:
+        settings["library"] = True  # settings outside the seed ID: no seed ID
+    out = SheetSet(sheets, seed, report, settings)
     if verify_games:
         verify_sheet_set(out, verify_games, players, bot, seed + 7777)
     return out

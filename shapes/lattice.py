@@ -215,11 +215,21 @@ def get_lattice(name: str | Lattice) -> Lattice:
         ) from None
 
 
+MAX_COORD = 2**30  # cell coordinates beyond this are refused (room for sums and products in int64)
+
+
 def as_cell_array(cells: Iterable[Cell] | np.ndarray) -> np.ndarray:
-    """Cells as an (n, 2) int64 array."""
-    arr = np.asarray(list(cells) if not isinstance(cells, np.ndarray) else cells, dtype=np.int64)
+    """Cells as an (n, 2) int64 array; coordinates must lie within +-MAX_COORD."""
+    try:
+        arr = np.asarray(list(cells) if not isinstance(cells, np.ndarray) else cells, dtype=np.int64)
+    except OverflowError:
+        raise ShapeError(f"cell coordinates must lie between -{MAX_COORD} and {MAX_COORD}") from None
+    except (TypeError, ValueError):
+        raise ShapeError("cells must be pairs [x, y] of integers") from None
     if arr.size == 0:
         return np.zeros((0, 2), dtype=np.int64)
     if arr.ndim != 2 or arr.shape[1] != 2:
         raise ShapeError("cells must be pairs [x, y]")
+    if int(arr.max()) > MAX_COORD or int(arr.min()) < -MAX_COORD:
+        raise ShapeError(f"cell coordinates must lie between -{MAX_COORD} and {MAX_COORD}")
     return arr

@@ -16,7 +16,8 @@ import os
 from typing import Iterable
 
 from ..errors import FormatError, ShapeError
-from .lattice import Cell, Lattice, get_lattice
+from ..jsonio import short
+from .lattice import MAX_COORD, Cell, Lattice, get_lattice
 from .polyform import Polyform, as_polyform
 
 STYLES = ("line", "art", "json")
@@ -125,10 +126,9 @@ def _parse_art(text: str, lat: Lattice | None) -> Polyform:
 
 
 def _parse_json(text: str, lat: Lattice | None) -> Polyform:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise FormatError(f"bad JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    from ..jsonio import parse_json_text
+
+    data = parse_json_text(text, "JSON shape", "shape")
     if isinstance(data, dict):
         if "cells" not in data:
             raise FormatError('bad JSON shape: an object needs a "cells" list of [x, y] pairs')
@@ -158,9 +158,11 @@ def _parse_json(text: str, lat: Lattice | None) -> Polyform:
             and all(isinstance(v, int) and not isinstance(v, bool) for v in item)
         ):
             raise FormatError(
-                f"item {i} of the JSON list is not an [x, y] pair of integers: {json.dumps(item)}"
+                f"item {i} of the JSON list is not an [x, y] pair of integers: {short(item)}"
             )
         cell = (item[0], item[1])
+        if max(abs(item[0]), abs(item[1])) > MAX_COORD:
+            raise ShapeError(f"item {i}: cell coordinates must lie between -{MAX_COORD} and {MAX_COORD}")
         if cell in first_seen:
             raise ShapeError(
                 f"duplicate cell [{cell[0]}, {cell[1]}] (items {first_seen[cell]} and {i} "
@@ -224,6 +226,10 @@ def art_rows(
 
 def load_shape_arg(arg: str, lattice: str | Lattice | None = None) -> Polyform:
     """A shape from a command-line argument: notation or JSON, ``@path``, or an existing file."""
+    from ..jsonio import check_text_arg
+
+    check_text_arg(arg.replace("\n", "").replace("\t", "").replace("\r", "") if isinstance(arg, str) else arg,
+                   "shape")
     path = None
     if arg.startswith("@"):
         path = arg[1:]
@@ -231,13 +237,9 @@ def load_shape_arg(arg: str, lattice: str | Lattice | None = None) -> Polyform:
         path = arg
     if path is None:
         return parse_shape(arg, lattice)
-    try:
-        with open(path, encoding="utf-8-sig") as f:
-            text = f.read()
-    except OSError as e:
-        raise FormatError(f"cannot read shape file {path}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise FormatError(f"cannot read shape file {path}: not UTF-8 text") from None
+    from ..jsonio import read_text_file
+
+    text = read_text_file(path, "shape file", 4 * 1024 * 1024)
     try:
         return parse_shape(text, lattice)
     except (FormatError, ShapeError) as e:

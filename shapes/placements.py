@@ -44,11 +44,12 @@ def region_index(region: Polyform | Iterable[Cell]) -> tuple[tuple[Cell, ...], d
     return cells, {c: i for i, c in enumerate(cells)}
 
 
-def placements(piece: Polyform, region: Polyform, mirror: bool = True) -> Placements:
+def placements(piece: Polyform, region: Polyform, mirror: bool = True, deadline=None) -> Placements:
     """Every placement of ``piece`` (rotated, and mirrored if allowed) inside ``region``.
 
     Images equal under the piece's own symmetry are merged, so each set of covered cells
-    appears once.
+    appears once. ``deadline`` (a ``limits.Deadline``) is checked before each orientation, so
+    a time limit covers set-up too (``LimitReached``).
     """
     if piece.lattice is not region.lattice:
         raise ShapeError(
@@ -66,6 +67,8 @@ def placements(piece: Polyform, region: Polyform, mirror: bool = True) -> Placem
     orients = piece.orientations("free" if mirror else "one-sided")
     out_cells, out_orient, out_off = [], [], []
     for oi, o in enumerate(orients):
+        if deadline is not None:
+            deadline.check("placement generation")
         a = o.array
         # anchor: the first cell of the image goes onto each region cell of the same kind
         ax, ay = a[0]

@@ -212,7 +212,7 @@ class Reduced:
         return sorted(int(self.origin[o]) for o in solution if self.origin[o] >= 0)
 
 
-def reduce_multiplicities(problem: ExactCover) -> Reduced:
+def reduce_multiplicities(problem: ExactCover, fast: bool = True) -> Reduced:
     """Rewrite bounds as plain items, one solution for one solution.
 
     Item with (1,1): primary; (0,1): secondary; (0, >= its options): dropped (an option left
@@ -222,6 +222,9 @@ def reduce_multiplicities(problem: ExactCover) -> Reduced:
     need increasing options; slots past ``lo`` may be taken by a filler that blocks the rest.
     """
     n_p = problem.n_primary
+    plain = _reduce_plain(problem) if fast else None
+    if plain is not None:
+        return plain
     col_opts: list[list[int]] = [[] for _ in range(problem.n_items)]
     for o, t in enumerate(problem.options):
         for i in t:
@@ -347,6 +350,30 @@ def reduce_multiplicities(problem: ExactCover) -> Reduced:
         n_primary_new, n_new - n_primary_new, ptr, flat, cflat,
         np.array(origin, dtype=np.int64), infeasible,
     )
+
+
+def _reduce_plain(problem: ExactCover) -> Reduced | None:
+    """The common case at array speed: no bounds other than 1..1 and a primary item in every
+    option, so the reduction is the identity (same items, options and colours). None otherwise."""
+    n_p = problem.n_primary
+    if any(b != (1, 1) for b in problem.bounds.values()):
+        return None
+    from itertools import chain
+
+    opts = problem.options
+    lens = np.fromiter(map(len, opts), dtype=np.int64, count=len(opts))
+    if len(opts) == 0 or lens.min() == 0:
+        return None
+    ptr = np.zeros(len(opts) + 1, dtype=np.int64)
+    ptr[1:] = np.cumsum(lens)
+    total = int(ptr[-1])
+    flat = np.fromiter(chain.from_iterable(opts), dtype=np.int64, count=total)
+    if np.minimum.reduceat(flat, ptr[:-1]).max() >= n_p:
+        return None  # an option without a primary item needs the general reduction
+    cflat = np.fromiter(chain.from_iterable(problem.colours), dtype=np.int64, count=total)
+    infeasible = n_p > 0 and bool((np.bincount(flat, minlength=problem.n_items)[:n_p] == 0).any())
+    return Reduced(n_p, problem.n_secondary, ptr, flat, cflat,
+                   np.arange(len(opts), dtype=np.int64), infeasible)
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""QANGO bots in named strengths: ``random``, ``search`` (short exact search + heuristic) and ``perfect``."""
+"""QANGO bots in named strengths: ``random``, ``search`` (short exact search + heuristic) and ``perfect``
+(exact search, then the shipped proof trees as a tablebase, then df-pn; about a second per move)."""
 
 from __future__ import annotations
 
@@ -49,11 +50,23 @@ def make_bot(name: str, seed: int = 0, think: float = 2.0):
         return max(safe, key=lambda m: (_score(pos, m, me, opp), rng.random()))
 
     def perfect_bot(pos: Position) -> int:
+        # 1. the exact search (fastest win, longest defence, a drawing move in a draw)
+        budget = min(think, 1.0)
         s = solver_for(pos)
-        res = s.solve(pos, time_limit=think)
+        res = s.solve(pos, time_limit=0.6 * budget)
         if res.best_move is not None:
             return res.best_move
-        return search_bot(pos, plies=None, limit=think / 2)
+        # 2. a shipped certificate covering the position: a certified winning move (tablebase)
+        from .qango_book import book_move
+
+        hit = book_move(pos)
+        if hit is not None:
+            return hit[0]
+        # 3. df-pn for a proven winning move, else the search bot
+        res = s.solve(pos, time_limit=0.3 * budget, method="pns")
+        if res.value == "win" and res.best_move is not None:
+            return res.best_move
+        return search_bot(pos, plies=None, limit=0.1 * budget)
 
     return {"random": random_bot, "search": search_bot, "perfect": perfect_bot}[name]
 

@@ -379,6 +379,14 @@ def _store(ka, kb, pn, dn, work, pk_a, pk_b, p_pn, p_dn, p_w):
 
 
 @njit(cache=True)
+def dfpn_rehash(pk_a, pk_b, p_pn, p_dn, p_w, na, nb, npn, ndn, nw):
+    """Copy every entry of a df-pn table into a larger one."""
+    for s in range(pk_a.shape[0]):
+        if pk_a[s] != -1:
+            _store(pk_a[s], pk_b[s], p_pn[s], p_dn[s], p_w[s], na, nb, npn, ndn, nw)
+
+
+@njit(cache=True)
 def quick_status(att, dfd, atm, pats, board, limit):
     """Exact status decided without search: 1 attacker wins, 2 attacker cannot win (defender wins
     or draw), 0 open. ``atm``: the attacker is to move."""
@@ -471,12 +479,14 @@ def dfpn_start(att, dfd, atm, fr, io):
 
 @njit(cache=True)
 def dfpn_run(R, eps_num, budget, pats, cell_pats, board, first, limit, ncells, pk_a, pk_b, p_pn, p_dn, p_w,
-             cb, cpn, cdn, osc, fr, io, stats, sym_n, symtab, order):
+             cb, cpn, cdn, osc, fr, io, stats, sym_n, symtab, order, inner, vcf_nodes, vt_a, vt_b, vs, fme, fop,
+             fcand, line):
     """Run df-pn (explicit stack: frames in ``fr``, children in cb/cpn/cdn per level) until the root
     is solved (returns 0; io[2], io[3] = root pn, dn: pn == 0 proven, dn == 0 disproven), the
     oracle is needed (returns 1: the caller sets io[7] = wins_within(io[5], io[6], R) and calls
-    again) or ``budget`` expansions are spent (returns 2: call again). The recursive oracle is called
-    from Python because numba cannot cache a kernel linked to a recursive one.
+    again) or ``budget`` expansions are spent (returns 2: call again). With ``inner`` = 1 (R = 3) the
+    oracle is answered here by the non-recursive ``_oracle`` (numba cannot cache a kernel linked to
+    the recursive ``wins_within``, so other bounds go through Python).
     io = [mode, level, rp, rd, attacker to move, oracle att, oracle dfd, oracle answer]; stats[3] counts expansions."""
     # frame columns: 0 att, 1 dfd, 2 atm, 3 th_pn, 4 th_dn, 5 n children, 6 best, 7 work0, 8 ka, 9 kb
     mode = io[0]  # 0 enter a node, 1 return (rp, rd) to the parent, 2 work on the children, 3 oracle answered
@@ -505,6 +515,10 @@ def dfpn_run(R, eps_num, budget, pats, cell_pats, board, first, limit, ncells, p
             cand = np.int64(0)
             if st == 0:
                 st2, cand, ask = _candidates(a, d, am, R, oracle, pats, board, first, limit)
+                if ask and inner:
+                    oracle = _oracle(a, d, am, pats, board, first, limit, ncells, stats, vcf_nodes, vt_a, vt_b,
+                                     vs, fme, fop, fcand, line)
+                    st2, cand, ask = _candidates(a, d, am, R, oracle, pats, board, first, limit)
                 if ask:
                     io[0] = 3
                     io[1] = l
@@ -757,3 +771,146 @@ def vcf_zone(att, dfd, line, k, pats):
         if p & att == 0 and popcount(p & ~d_all) <= 2:
             z |= p
     return z
+
+
+# --- in-kernel oracles ----------------------------------------------------------------------------
+# The df-pn kernel asks the same tactical questions as the Python oracles above, answered here by
+# non-recursive code so that numba can cache the kernel that calls them (no Python round trip).
+
+
+@njit(cache=True)
+def wins3(me, opp, pats, board, first, limit):
+    """``wins_within(me, opp, 3)`` without a table: a win at once, or a move (the forced block if
+    the opponent threatens) that makes two threats."""
+    occ = me | opp
+    empty = board & ~occ
+    n = popcount(occ)
+    if n >= limit or empty == 0:
+        return False
+    if threats(me, opp, pats) != 0:
+        return True
+    ot = threats(opp, me, pats)
+    if ot & (ot - 1):
+        return False
+    if n + 3 > limit or popcount(empty) < 3:
+        return False
+    if ot != 0:
+        cand = ot
+    elif n == 0:
+        cand = empty & first
+    else:
+        cand = live_cells(me, opp, empty, 2, pats)
+    while cand != 0:
+        bit = cand & -cand
+        cand ^= bit
+        at = threats(me | bit, opp, pats)
+        if at & (at - 1):
+            return True
+    return False
+
+
+@njit(cache=True)
+def vcf_it(me, opp, pats, board, limit, ncells, vt_a, vt_b, vs, fme, fop, fcand, line):
+    """Continuous-threat search of ``vcf`` written with an explicit stack (frames fme/fop/fcand):
+    returns the number of own moves of a winning line recorded in ``line`` as ``vcf_line`` does
+    (0: none, or the node limit vs[1] was reached; vs[0] counts nodes). Proven failures go to the
+    cache (vt_a, vt_b) while the node limit has not been hit."""
+    d = 0
+    lim = vs[1]
+    tmask = vt_a.shape[0] - 1
+    a, b = me, opp
+    while True:
+        # enter node (a, b) at depth d
+        vs[0] += 1
+        if lim > 0 and vs[0] > lim:
+            return 0
+        occ = a | b
+        n = popcount(occ)
+        empty = board & ~occ
+        ok = True
+        if n >= limit or empty == 0 or 2 * d + 1 >= line.shape[0]:
+            ok = False
+        else:
+            t0 = threats(a, b, pats)
+            if t0 != 0:
+                line[2 * d] = _bit_index(t0 & -t0)
+                line[2 * d + 1] = -1
+                return d + 1
+            ot = threats(b, a, pats)
+            if ot & (ot - 1) or n + 3 > limit:
+                ok = False
+            else:
+                i = _slot(a, b, tmask)
+                if (vt_a[i] == a and vt_b[i] == b) or (vt_a[i + 1] == a and vt_b[i + 1] == b):
+                    ok = False
+                else:
+                    fme[d] = a
+                    fop[d] = b
+                    fcand[d] = ot if ot != 0 else empty
+        if not ok:
+            d -= 1  # this node fails: continue with the parent's next candidate
+            if d < 0:
+                return 0
+        # next candidate at depth d (descending when one makes a single threat)
+        while True:
+            c = fcand[d]
+            descended = False
+            while c != 0:
+                bit = c & -c
+                c ^= bit
+                a2 = fme[d] | bit
+                t = threats(a2, fop[d], pats)
+                if t == 0:
+                    continue
+                line[2 * d] = _bit_index(bit)
+                if t & (t - 1):
+                    line[2 * d + 1] = -1
+                    return d + 1
+                line[2 * d + 1] = _bit_index(t)
+                fcand[d] = c
+                a, b = a2, fop[d] | t
+                d += 1
+                descended = True
+                break
+            if descended:
+                break
+            # every candidate failed: a proven failure
+            a0 = fme[d]
+            b0 = fop[d]
+            i = _slot(a0, b0, tmask)
+            s = i if vt_a[i] == -1 or (vt_a[i + 1] != -1 and (a0 & 1)) else i + 1
+            vt_a[s] = a0
+            vt_b[s] = b0
+            d -= 1
+            if d < 0:
+                return 0
+
+
+@njit(cache=True)
+def _oracle(a, d, am, pats, board, first, limit, ncells, stats, vcf_nodes, vt_a, vt_b, vs, fme, fop, fcand,
+            line):
+    """The df-pn oracle answer (see ``QangoSolver.prove``): at an attacker node 1/0 for a win by
+    continuous threats or within 3 plies; at a defender node the null-move zone."""
+    stats[0] += 1
+    if am:
+        if vcf_nodes > 0:
+            vs[0] = 0
+            vs[1] = vcf_nodes
+            k = vcf_it(a, d, pats, board, limit, ncells, vt_a, vt_b, vs, fme, fop, fcand, line)
+            stats[0] += vs[0]
+            if k > 0:
+                return np.int64(1)
+        return np.int64(1) if wins3(a, d, pats, board, first, limit) else np.int64(0)
+    occ = a | d
+    empty = board & ~occ
+    n = popcount(occ)
+    if n + 4 <= limit and wins3(a, d, pats, board, first, limit):
+        return live_cells(a, d, empty, 2, pats) | live_cells(d, a, empty, 2, pats)
+    if vcf_nodes > 0:
+        vs[0] = 0
+        vs[1] = vcf_nodes
+        k = vcf_it(a, d, pats, board, limit, ncells, vt_a, vt_b, vs, fme, fop, fcand, line)
+        stats[0] += vs[0]
+        if k > 0 and n + 2 * k + 3 <= limit:
+            return vcf_zone(a, d, line, k, pats) & empty
+    return empty

@@ -58,12 +58,8 @@ class QangoSolver:
         self.first = np.int64(sum(1 << c for c in cells))
         self.limit = board.limit
         self.ncells = board.n_cells
-        size = 1 << tt_bits
-        self.tt_a = np.full(size, -1, dtype=np.int64)
-        self.tt_b = np.full(size, -1, dtype=np.int64)
-        self.tt_w = np.full(size, K.NO_WIN, dtype=np.int8)
-        self.tt_n = np.zeros(size, dtype=np.int8)
-        self.tt_m = np.full(size, -1, dtype=np.int8)
+        self.tt_bits = tt_bits
+        self._tt = None  # bounded-search table, allocated on first use (df-pn alone does not need it)
         self.mbuf = np.zeros((K.MAX_LEVELS, 64), dtype=np.int32)
         self.sbuf = np.zeros((K.MAX_LEVELS, 64), dtype=np.int64)
         self.stats = np.zeros(4, dtype=np.int64)  # nodes, node limit, aborted, df-pn nodes
@@ -73,10 +69,27 @@ class QangoSolver:
         self.symtab, self.perm, self.inv = K.symmetry_tables(perms, board.n_cells)
         self.sym_n = sym_counters
         self._pns = None  # df-pn table, allocated on first use
+        self._pns_colour = None  # colour of the attacker the df-pn table was filled for
         self._vcf = None  # continuous-threat failure cache
+        self._vcf_stack = None  # frames and line of the in-kernel continuous-threat search
+        self.progress = None  # called with the solver between df-pn slices (long runs log here)
         self._line = None  # continuous-threat line buffer
 
     # --- kernel calls --------------------------------------------------------------------------
+    def _tables(self):
+        if self._tt is None:
+            size = 1 << self.tt_bits
+            self._tt = (np.full(size, -1, dtype=np.int64), np.full(size, -1, dtype=np.int64),
+                        np.full(size, self.K.NO_WIN, dtype=np.int8), np.zeros(size, dtype=np.int8),
+                        np.full(size, -1, dtype=np.int8))
+        return self._tt
+
+    tt_a = property(lambda self: self._tables()[0])
+    tt_b = property(lambda self: self._tables()[1])
+    tt_w = property(lambda self: self._tables()[2])
+    tt_n = property(lambda self: self._tables()[3])
+    tt_m = property(lambda self: self._tables()[4])
+
     def _check(self):
         if self.stats[2]:
             raise _Timeout()
@@ -209,33 +222,74 @@ class QangoSolver:
         raise SolverError("internal error: a proven draw has no drawing move")
 
     # --- df-pn ---------------------------------------------------------------------------------
-    def _pns_tables(self, bits: int | None):
-        if bits is None:  # keep the current table (a proof is read from the search that built it)
-            bits = 23 if self._pns is None else self._pns[0].shape[0].bit_length() - 1
-        if self._pns is None or self._pns[0].shape[0] != 1 << bits:
-            size = 1 << bits  # two-way buckets: slots i and i + 1 (i even)
+    def _pns_tables(self, bits: int | None, start_bits: int = 16):
+        """The df-pn table: kept between calls (a proof is read from the search that built it);
+        a new one starts at ``2**start_bits`` entries and ``prove`` grows it up to ``2**bits``."""
+        if self._pns is None:
+            size = 1 << min(start_bits, bits or 23)  # two-way buckets: slots i and i + 1 (i even)
             self._pns = (np.full(size, -1, dtype=np.int64), np.full(size, -1, dtype=np.int64),
                          np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64),
                          np.zeros(size, dtype=np.int64),
                          np.zeros((64, 64), dtype=np.int32), np.zeros((64, 64), dtype=np.int64),
                          np.zeros((64, 64), dtype=np.int64), np.zeros((64, 64), dtype=np.int64),
                          np.zeros((64, 10), dtype=np.int64))
+            self._pns_filled = 0
         return self._pns
 
+    def _grow_pns(self, bits: int) -> None:
+        """Rehash the df-pn table into one four times larger (at most ``2**bits`` entries)."""
+        old = self._pns
+        size = min(old[0].shape[0] * 4, 1 << bits)
+        new = (np.full(size, -1, dtype=np.int64), np.full(size, -1, dtype=np.int64), np.zeros(size, dtype=np.int64),
+               np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64))
+        self.K.dfpn_rehash(*old[:5], *new)
+        self._pns = new + old[5:]
+
+    def _vcf_tables(self):
+        if self._vcf is None:
+            self._vcf = (np.full(1 << 20, -1, dtype=np.int64), np.full(1 << 20, -1, dtype=np.int64),
+                         np.zeros(2, dtype=np.int64))
+        if self._vcf_stack is None:
+            self._vcf_stack = (np.zeros(64, dtype=np.int64), np.zeros(64, dtype=np.int64),
+                               np.zeros(64, dtype=np.int64), np.zeros(128, dtype=np.int64))
+        return self._vcf + self._vcf_stack
+
     def prove(self, att: int, dfd: int, attacker_to_move: bool, oracle_plies: int = 3, pns_bits: int = 23,
-              eps16: int = 4, order: int = 2, vcf_nodes: int = 20_000) -> bool:
+              eps16: int = 4, order: int = 2, vcf_nodes: int = 20_000, inner: bool = True) -> bool:
         """df-pn: True when the attacker can force a win (no depth bound), False when it cannot
         (the defender wins or draws); raises _Timeout past the deadline or node limit.
-        ``oracle_plies``: bound of the exact tactical search run at every expanded node."""
+        ``oracle_plies``: bound of the exact tactical search run at every expanded node (3: answered
+        inside the kernel unless ``inner`` is False). The table starts small and grows up to ``2**pns_bits`` entries."""
         P = self.K
 
-        pk_a, pk_b, p_pn, p_dn, p_w, cb, cpn, cdn, osc, fr = self._pns_tables(pns_bits)
+        self._pns_tables(pns_bits)
+        # a key holds the attacker's and the defender's counters: with equal counts it reads "X to
+        # move" whichever colour attacks, so a table filled for one attacking colour is cleared
+        # before searching for the other
+        na, nd = popcount(att), popcount(dfd)
+        colour = "X" if na > nd or (na == nd and attacker_to_move) else "O"
+        if self._pns_colour not in (None, colour):
+            self._pns[0][:] = -1
+            self._pns[1][:] = -1
+            self._pns_filled = 0
+        self._pns_colour = colour
+        maxb = 23 if pns_bits is None else pns_bits
+        va, vb, vs, fme, fop, fcand, line = self._vcf_tables()
+        inner = 1 if inner and oracle_plies == 3 else 0
         io = np.zeros(8, dtype=np.int64)
+        fr = self._pns[9]
         P.dfpn_start(np.int64(att), np.int64(dfd), attacker_to_move, fr, io)
         while True:
-            code = P.dfpn_run(oracle_plies, eps16, int(self.stats[3]) + 20_000, self.pats, self.cell_pats, self.mask,
+            size = self._pns[0].shape[0]
+            if self._pns_filled > size // 2 and size < 1 << maxb:
+                self._grow_pns(maxb)
+            pk_a, pk_b, p_pn, p_dn, p_w, cb, cpn, cdn, osc, fr = self._pns
+            before = int(self.stats[3])
+            code = P.dfpn_run(oracle_plies, eps16, before + 20_000, self.pats, self.cell_pats, self.mask,
                               self.first, self.limit, self.ncells, pk_a, pk_b, p_pn, p_dn, p_w, cb, cpn, cdn, osc,
-                              fr, io, self.stats, self.sym_n, self.symtab, order)
+                              fr, io, self.stats, self.sym_n, self.symtab, order, inner, vcf_nodes, va, vb, vs,
+                              fme, fop, fcand, line)
+            self._pns_filled += int(self.stats[3]) - before
             if code == 0:
                 pn, dn = int(io[2]), int(io[3])
                 if pn == 0:
@@ -251,6 +305,8 @@ class QangoSolver:
                     io[7] = self._null_move_zone(a, d, oracle_plies, vcf_nodes)
             elif time.perf_counter() > self.deadline or (self.stats[1] and self.stats[0] > self.stats[1]):
                 raise _Timeout()
+            if self.progress is not None:
+                self.progress(self)
 
     def _null_move_zone(self, att: int, dfd: int, plies: int, vcf_nodes: int) -> int:
         """Defender to move: the cells where its reply can matter. If the attacker wins within
@@ -289,10 +345,7 @@ class QangoSolver:
 
     def vcf(self, me: int, opp: int, max_nodes: int = 20_000) -> bool:
         """Mover wins by continuous threats (any depth; False also when ``max_nodes`` runs out)."""
-        if self._vcf is None:
-            self._vcf = (np.full(1 << 20, -1, dtype=np.int64), np.full(1 << 20, -1, dtype=np.int64),
-                         np.zeros(2, dtype=np.int64))
-        va, vb, vs = self._vcf
+        va, vb, vs = self._vcf_tables()[:3]
         vs[0] = 0
         vs[1] = max_nodes
         ok = self.K.vcf(np.int64(me), np.int64(opp), self.pats, self.mask, self.limit, self.ncells, va, vb, vs)
@@ -439,6 +492,87 @@ class QangoSolver:
         tree, depth = attack(me, opp)
         return tree, counter[0], depth
 
+    def pns_hold_tree(self, att: int, dfd: int, attacker_to_move: bool, max_nodes: int = 5_000_000,
+                      oracle_plies: int = 3, pns_bits: int | None = None, **kw):
+        """Strategy for the defender showing that the attacker cannot force a win (df-pn disproved
+        it): attacker nodes ``[[move, node], ...]`` list every legal move, defender nodes are
+        ``[move]`` (the move completes a pattern) or ``[move, node]``, and a finished game (board
+        full or counter limit) is ``[]`` at an attacker node, ``None`` at a defender node.
+        Returns (tree, attacker nodes, plies of the longest line)."""
+        K = self.K
+        pats = self.board.pattern_masks
+        counter = [0]
+        self.deadline = float("inf")
+        self.stats[1] = 0
+
+        def thr(a, b):
+            return int(K.threats(np.int64(a), np.int64(b), self.pats))
+
+        def over(a, b):
+            return popcount(a | b) >= self.limit or not self.board.mask & ~(a | b)
+
+        def att_node(a, d):
+            if over(a, d):
+                return [], 0
+            counter[0] += 1
+            if counter[0] > max_nodes:
+                raise SolverError(f"strategy larger than {max_nodes} nodes")
+            out, depth = [], 0
+            # attacker moves ordered as the table saw them (forced blocks first)
+            for c in self._attacker_moves(a, d):
+                a2 = a | 1 << c
+                if any(p & a2 == p for p in pats):
+                    raise SolverError("internal error: the attacker wins in a disproven position")
+                sub, dd = def_node(a2, d)
+                out.append([c, sub])
+                depth = max(depth, dd + 1)
+            return out, depth
+
+        def def_node(a, d):
+            if over(a, d):
+                return None, 0
+            t = thr(d, a)
+            if t:
+                return [(t & -t).bit_length() - 1], 1
+            at = thr(a, d)
+            moves = self.moves(d, a)
+            if at:
+                moves = [c for c in moves if at >> c & 1]
+            # a reply decided at once or one the table disproves; else re-disprove the node itself
+            # (df-pn leaves the disproven reply in the table), then try the replies in turn
+            for c in moves:
+                if int(K.quick_status(np.int64(a), np.int64(d | 1 << c), True, self.pats, self.mask,
+                                      self.limit)) == 2:
+                    sub, dd = att_node(a, d | 1 << c)
+                    return [c, sub], dd + 1
+            for rep in range(2):
+                for c in moves:
+                    if self.pns_status(a, d | 1 << c) == 2:
+                        sub, dd = att_node(a, d | 1 << c)
+                        return [c, sub], dd + 1
+                if rep == 0 and self.prove(a, d, False, oracle_plies, pns_bits, **kw):
+                    raise SolverError("internal error: a disproven position is proven")
+            for c in moves:
+                if not self.prove(a, d | 1 << c, True, oracle_plies, pns_bits, **kw):
+                    sub, dd = att_node(a, d | 1 << c)
+                    return [c, sub], dd + 1
+            raise SolverError(f"internal error: strategy extraction lost the hold at att={a} dfd={d}")
+
+        if attacker_to_move:
+            tree, depth = att_node(att, dfd)
+        else:
+            tree, depth = def_node(att, dfd)
+        return tree, counter[0], depth
+
+    def _attacker_moves(self, a, d):
+        occ = a | d
+        empty = self.board.mask & ~occ
+        if occ == 0:
+            empty &= int(self.first)
+        t = int(self.K.threats(np.int64(d), np.int64(a), self.pats))
+        cells = [c for c in range(self.ncells) if empty >> c & 1]
+        return sorted(cells, key=lambda c: not (t >> c & 1))
+
     def _proof_order(self, me, opp):
         ms = self.moves(me, opp)
         t = int(self.K.threats(np.int64(opp), np.int64(me), self.pats))
@@ -499,6 +633,8 @@ def make_proof(pos: Position, result: SolveResult | None = None, solver: QangoSo
     }
     solver.deadline = float("inf")
     solver.stats[:] = 0
+    if result.value == "draw":
+        return make_draw_proof(pos, solver, max_nodes=max_nodes)
     if result.value == "win" and result.plies is None:  # df-pn: the tree's longest line is the bound
         doc["tree"], doc["nodes"], doc["plies"] = solver.pns_proof_tree(me, opp, max_nodes)
     elif result.value == "win":
@@ -522,3 +658,49 @@ def make_proof(pos: Position, result: SolveResult | None = None, solver: QangoSo
     else:
         raise SolverError(f"only won or lost positions have proofs (this one is {result.value})")
     return doc
+
+
+def make_hold_proof(pos: Position, side: str, solver: QangoSolver | None = None, time_limit: float | None = None,
+                    max_nodes: int = 5_000_000) -> dict | None:
+    """A "no-win" certificate: ``side`` ("X" or "O") cannot force a win from ``pos`` (a strategy of
+    the other side, see ``games/qango/proof.py``), or None when df-pn does not disprove the win in
+    time or the side can win."""
+    solver = solver or QangoSolver(pos.board, pos.allowed_first)
+    t0, me, opp, _, over = solver._begin(pos, time_limit, None)
+    att, dfd = (me, opp) if pos.to_move == side else (opp, me)
+    atm = pos.to_move == side
+    if over is None:
+        try:
+            if solver.prove(att, dfd, atm):
+                return None
+        except _Timeout:
+            return None
+    tree, nodes, depth = solver.pns_hold_tree(att, dfd, atm, max_nodes)
+    return {
+        "format": "tanglekit-qango-proof",
+        "version": 2,
+        "board": pos.board.to_json(),
+        "allowed_first": None if pos.allowed_first is None else sorted(pos.allowed_first),
+        "position": pos.to_text(),
+        "claim": "no-win",
+        "side": side,
+        "plies": depth,
+        "nodes": nodes,
+        "tree": tree,
+    }
+
+
+def make_draw_proof(pos: Position, solver: QangoSolver | None = None, max_nodes: int = 5_000_000) -> dict:
+    """A draw certificate: a "no-win" strategy tree for each side (see ``games/qango/proof.py``)."""
+    solver = solver or QangoSolver(pos.board, pos.allowed_first)
+    trees, nodes, plies = {}, 0, 0
+    for side in ("X", "O"):
+        doc = make_hold_proof(pos, side, solver, max_nodes=max_nodes)
+        if doc is None:
+            raise SolverError(f"no draw: {side} can force a win or df-pn did not disprove it")
+        trees[side] = doc["tree"]
+        nodes += doc["nodes"]
+        plies = max(plies, doc["plies"])
+    return {"format": "tanglekit-qango-proof", "version": 2, "board": pos.board.to_json(),
+            "allowed_first": None if pos.allowed_first is None else sorted(pos.allowed_first),
+            "position": pos.to_text(), "claim": "draw", "plies": plies, "nodes": nodes, "trees": trees}

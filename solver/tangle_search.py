@@ -34,6 +34,12 @@ class TurnResult:
     nodes: int = 0
     mode: str = "points"
     exact: bool = True
+    reason: str | None = None  # why the search stopped early ("node limit", "time limit")
+
+    @property
+    def complete(self) -> bool:
+        """Whether the search finished (the answer is proven best), as docs/json.md names it."""
+        return self.exact
 
     def to_json(self, state: TangleState) -> dict:
         g = state.game
@@ -45,6 +51,7 @@ class TurnResult:
             "safe": self.safe,
             "nodes": self.nodes,
             "exact": self.exact,
+            "complete": self.exact,
         }
 
 
@@ -77,12 +84,14 @@ class _Budget(Exception):
 
 
 def best_turn(
-    state: TangleState, mode: str = "points", node_limit: int | None = None, partial: bool = False
+    state: TangleState, mode: str = "points", node_limit: int | None = None, partial: bool = False,
+    deadline=None,
 ) -> TurnResult:
     """Exact best turn for the player to move (see module doc). ``state`` is left unchanged.
 
-    Past ``node_limit`` nodes: SolverError, or with ``partial`` (points mode only) the best
-    chain met so far, marked ``exact=False`` (a lower bound on the true best).
+    Past ``node_limit`` nodes or the ``deadline`` (a ``limits.Deadline``): SolverError, or with
+    ``partial`` the best chain met so far, marked ``exact=False`` (in points mode a lower bound
+    on the true best; in safe mode no answer, points -1).
     """
     if mode not in MODES:
         raise SolverError(f"unknown best-turn mode {mode!r}: expected points or safe")
@@ -139,7 +148,9 @@ def best_turn(
         if mode == "points" and s.scores[team] - start > incumbent[0]:
             incumbent[0], incumbent[1] = s.scores[team] - start, list(path)
         if node_limit is not None and nodes[0] > node_limit:
-            raise _Budget
+            raise _Budget("node limit")
+        if deadline is not None and (nodes[0] & 63) == 1 and deadline.expired():
+            raise _Budget("time limit")
         k = key()
         hit = memo.get(k)
         if hit is not None:
@@ -211,10 +222,16 @@ def best_turn(
 
     try:
         (sf, pts), seq = search()
-    except _Budget:
+    except _Budget as stop:
+        reason = str(stop)
         if partial and mode == "points":
             return TurnResult(points=incumbent[0], placements=incumbent[1], safe=True, nodes=nodes[0],
-                              mode=mode, exact=False)
+                              mode=mode, exact=False, reason=reason)
+        if partial:
+            return TurnResult(points=-1, placements=[], safe=False, nodes=nodes[0], mode=mode, exact=False,
+                              reason=reason)
+        if reason == "time limit":
+            raise SolverError("best-turn search passed its time limit") from None
         raise SolverError(
             f"best-turn search passed its node limit ({node_limit} nodes): too many open captures "
             "to search exactly; raise the limit"

@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ..errors import RuleError
+from ..limits import LimitReached, as_deadline, check_count
 from ..games.tanglung.cards import ROOSTER, CardSet, default_card_set
 from ..games.tanglung.layout import Layout, rc
 from ..games.tanglung.moves import destinations
@@ -29,9 +30,13 @@ class CoopSolution:
     optimal_sequences: int
     sequence: list[int] = field(default_factory=list)  # destinations, boxes alternating
     expanded: int = 0
+    complete: bool = True  # False: a limit stopped the search (moves and counts unknown)
+    reason: str = ""
 
     @property
-    def solvable(self) -> bool:
+    def solvable(self) -> bool | None:
+        if not self.complete:
+            return None
         return self.moves is not None
 
     def to_json(self) -> dict:
@@ -45,7 +50,7 @@ class CoopSolution:
 
 
 def _search(layout: Layout, options: TanglungOptions, starts: tuple[int, int], max_states: int,
-            lit0: int | None = None):
+            lit0: int | None = None, deadline=None):
     """Fewest moves from box ``starts[0]`` to move, the other on ``starts[1]``, cards ``lit0`` lit
     (default: the start of a game)."""
     cells = layout.cells
@@ -74,7 +79,9 @@ def _search(layout: Layout, options: TanglungOptions, starts: tuple[int, int], m
                     continue
                 expanded += 1
                 if expanded > max_states:
-                    raise RuleError(f"cooperative search gave up after {max_states} states")
+                    raise LimitReached("state limit")
+                if deadline is not None and expanded & 1023 == 0:
+                    deadline.check("cooperative search")
                 a, b, lit, turn = st
                 me, other = (a, b) if turn == 0 else (b, a)
                 c = cnt[st]
@@ -113,11 +120,16 @@ def solve_coop(
     options: TanglungOptions | None = None,
     card_set: CardSet | None = None,
     max_states: int = 1_000_000,
+    deadline=None,
 ) -> CoopSolution:
     """Fewest total moves for two alternating matchboxes starting on two Roosters.
 
     ``starts`` = (cell of the box that moves first, cell of the other); None tries both
-    orders on the first two Roosters and keeps the shorter (ties: the first)."""
+    orders on the first two Roosters and keeps the shorter (ties: the first). ``max_states``
+    (0 = stop at once) and ``deadline`` (a limits.Deadline or seconds) stop the search: the result then
+    has ``complete`` False and unknown moves."""
+    max_states = check_count(max_states, "max_states", minimum=0)
+    deadline = as_deadline(deadline)
     if isinstance(layout, str):
         layout = Layout.parse(layout)
     options = options or TanglungOptions()
@@ -140,8 +152,16 @@ def solve_coop(
     if (~lit0 & FULL) & ~reach:
         return CoopSolution(str(layout), tuple(orders[0]), None, 0, [], 0)
     best: CoopSolution | None = None
+    spent = 0
     for o in orders:
-        moves, total, seq, expanded = _search(layout, options, o, max_states)
+        try:
+            deadline.check("cooperative search")
+            moves, total, seq, expanded = _search(layout, options, o, max_states - spent, deadline=deadline)
+        except LimitReached as e:
+            why = "state limit" if str(e) == "state limit" else "time limit"
+            return CoopSolution(str(layout), tuple(orders[0]), None, 0, [], max_states if why == "state limit" else spent,
+                                complete=False, reason=why)
+        spent += expanded
         sol = CoopSolution(str(layout), o, None if moves < 0 else moves, total, seq, expanded)
         if best is None or (sol.moves is not None and (best.moves is None or sol.moves < best.moves)):
             best = sol

@@ -65,6 +65,7 @@ class SearchResult:
     nodes: int
     proven: bool
     seconds: float
+    reason: str = "depth limit"  # why the result is not proven (when it is not)
 
     @property
     def outcome(self) -> int | None:
@@ -162,29 +163,46 @@ def _order(m: Match, actions: list[tuple], first: tuple | None) -> list[tuple]:
 
 def solve_position(
     match: Match, max_depth: int = 4, node_limit: int | None = 2_000_000,
-    time_limit: float | None = None, use_tt: bool = True,
+    time_limit: float | None = None, use_tt: bool = True, deadline=None,
 ) -> SearchResult:
-    """Iterative-deepening alpha-beta on a revealed position (value for the side to move)."""
+    """Iterative-deepening alpha-beta on a revealed position (value for the side to move).
+
+    ``max_depth`` 0, a time limit of 0 or a node limit of 0 search nothing: the result is
+    unproven with no best action. ``deadline`` (a limits.Deadline) replaces ``time_limit``."""
+    from ..limits import as_deadline, check_count
+
     if match.is_over():
         raise SolverError("the match is already over")
+    max_depth = check_count(max_depth, "max_depth", minimum=0, maximum=10_000)
+    node_limit = check_count(node_limit, "node_limit", minimum=0, allow_none=True)
+    dl = as_deadline(deadline if deadline is not None else time_limit)
     t0 = time.perf_counter()
     s = _Searcher(None, None, use_tt)
-    deadline = None if time_limit is None else t0 + time_limit
+    remaining = dl.remaining()
+    end = None if remaining is None else t0 + remaining
     best = SearchResult(0, None, 0, 0, False, 0.0)
+    reason = "depth limit"
     for depth in range(1, max_depth + 1):
+        if dl.expired():
+            reason = "time limit"
+            break
+        if node_limit == 0:
+            reason = "node limit"
+            break
         s.node_limit = None if node_limit is None else s.nodes + node_limit
-        s.deadline = deadline
+        s.deadline = end
         s.aborted = False
         v = s.negamax(match, depth, -INF, INF)
         if s.aborted:
+            reason = "time limit" if end is not None and time.perf_counter() > end else "node limit"
             break
         entry = s.tt.get(match.key())
         best = SearchResult(v, entry[3] if entry else None, depth, s.nodes, abs(v) >= WIN, 0.0)
         if best.proven:
             break
-    if best.best is None:
-        acts = match.legal_actions()
-        best.best = acts[0] if acts else None
+    if max_depth == 0:
+        reason = "depth limit"
+    best.reason = "" if best.proven else reason
     best.nodes = s.nodes
     best.seconds = time.perf_counter() - t0
     return best

@@ -15,9 +15,8 @@ of dark cards; :func:`no_revisit_tour_cpsat` checks that independently with CP-S
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
-
-import numpy as np
 
 from ..errors import RuleError, SolverError
 from ..games.tanglung.cards import ROOSTER, CardSet, default_card_set
@@ -33,6 +32,8 @@ PATH_CAP = FMAX + 1
 
 def move_graph(layout: Layout, options: TanglungOptions | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Solo move graph as arrays: ``adj[p, :adjn[p]]`` are the cells reachable from ``p``."""
+    import numpy as np
+
     table = solo_move_table(layout.cells, options or TanglungOptions())
     adj = np.zeros((N_CELLS, N_CELLS), dtype=np.int32)
     adjn = np.zeros(N_CELLS, dtype=np.int32)
@@ -65,6 +66,8 @@ class _Workspace:
     """Arrays reused across solves (the kernel resets what it touched)."""
 
     def __init__(self) -> None:
+        import numpy as np
+
         size = N_CELLS << 16
         self.dist = np.full(size, -1, dtype=np.int16)
         self.cnt = np.zeros(size, dtype=np.int64)
@@ -110,6 +113,8 @@ def search_graph(
     levels = {"bfs": 0, "astar": 1, "astar-deadend": 2}
     if method not in levels:
         raise SolverError(f"unknown search method {method!r} (astar, astar-deadend or bfs)")
+    import numpy as np
+
     kernel = _get_kernel()
     ws = _workspace()
     status = kernel(
@@ -122,6 +127,175 @@ def search_graph(
     moves, tours, expanded = int(ws.stats[0]), int(ws.stats[1]), int(ws.stats[2])
     path = [int(x) for x in ws.path[: moves + 1]] if moves >= 0 else []
     return moves, tours, path, expanded
+
+
+# --- the same search in plain Python (start-up: no numba for a quick single solve) ----------
+def search_graph_python(adj, noflip, n, start, lit0, use_h=1, max_expanded=None):
+    """The kernel's search step for step in plain Python (same bucket order, so the same moves,
+    tour count, tour and states expanded), for single small solves that need not load numba.
+
+    ``adj`` is a list of destination lists. Returns (moves or -1, tours, path, expanded), or
+    None once more than ``max_expanded`` states would be expanded."""
+    full = (1 << n) - 1
+    outmask = [0] * 16
+    for a in range(n):
+        for q in adj[a]:
+            outmask[a] |= 1 << q
+    covc = {}
+
+    def bound(nl, p):
+        dark = full & ~nl
+        h = bin(dark).count("1")
+        if use_h >= 2:
+            cv = covc.get(dark)
+            if cv is None:
+                cv = 0
+                d = dark
+                while d:
+                    b = (d & -d).bit_length() - 1
+                    cv |= outmask[b]
+                    d &= d - 1
+                covc[dark] = cv
+            if dark & ~(cv | outmask[p]):
+                h += 1
+        return h
+
+    s0 = (start << 16) | lit0
+    dist = {s0: 0}
+    cnt = {s0: 1}
+    parent = {s0: -1}
+    if lit0 == full:
+        return 0, 1, [start], 0
+    h0 = bound(lit0, start) if use_h > 0 else 0
+    fmax = FMAX
+    buckets = {h0 * fmax: [s0]}
+    buckets_get = buckets.get
+    dist_get = dist.get
+    budget = max_expanded if max_expanded is not None else 1 << 62
+    # per cell: (bit, state high part) of each destination, and the lit mask kept when leaving
+    moves_of = [[(1 << q, q << 16) for q in adj[a]] for a in range(n)]
+    keepmask = [full if (noflip >> a) & 1 else full & ~(1 << a) for a in range(n)]
+    pending = 1
+    expanded = 0
+    moves = -1
+    tours = 0
+    goal = -1
+    for F in range(h0, fmax):
+        if pending == 0:
+            break
+        last_g = F if use_h == 0 else F - 1
+        for g in range(0, last_g + 1):
+            if g == F:
+                for p in range(n):
+                    gs = (p << 16) | full
+                    if dist.get(gs, -1) == F:
+                        if goal < 0:
+                            goal = gs
+                        tours += cnt[gs]
+                if goal >= 0:
+                    moves = F
+                    break
+            lst = buckets.pop(F * fmax + g, None)
+            if not lst:
+                continue
+            pending -= len(lst)
+            ng = g + 1
+            for st in reversed(lst):
+                if dist[st] != g:
+                    continue
+                lit = st & 0xFFFF
+                if lit == full:
+                    continue
+                expanded += 1
+                if expanded > budget:
+                    return None
+                p = st >> 16
+                c = cnt[st]
+                clear = keepmask[p]
+                for qbit, qhigh in moves_of[p]:
+                    nl = (lit & clear) if lit & qbit else (lit | qbit)
+                    ns = qhigh | nl
+                    d = dist_get(ns)
+                    if d is None or ng < d:
+                        dist[ns] = ng
+                        cnt[ns] = c
+                        parent[ns] = st
+                        if use_h == 0:
+                            nf = ng
+                        elif use_h == 1 or nl == full:
+                            nf = ng + n - nl.bit_count()
+                        else:
+                            nf = ng + bound(nl, qhigh >> 16)
+                        if nf >= fmax:
+                            raise SolverError("solo search ran out of bucket space")
+                        key = nf * fmax + ng
+                        b = buckets_get(key)
+                        if b is None:
+                            buckets[key] = [ns]
+                        else:
+                            b.append(ns)
+                        pending += 1
+                    elif ng == d:
+                        cnt[ns] += c
+            if goal >= 0:
+                break
+        if goal >= 0:
+            break
+        if use_h > 0:
+            for p in range(n):
+                gs = (p << 16) | full
+                if dist.get(gs, -1) == F:
+                    if goal < 0:
+                        goal = gs
+                    tours += cnt[gs]
+            if goal >= 0:
+                moves = F
+                break
+    path = []
+    if goal >= 0:
+        s = goal
+        for i in range(moves + 1):
+            path.append(s >> 16)
+            s = parent[s]
+        path.reverse()
+    return moves, tours, path, expanded
+
+
+# A process's first solve tries the Python search with this many expansions per start (about
+# 0.1 s) before it loads the numba kernel; later solves and batches use the kernel.
+PYTHON_BUDGET = 20_000
+
+
+_SOLVES = [0]
+
+
+def _engine(requested: str) -> str:
+    """``kernel`` or ``python-first`` for ``engine="auto"``: Python first only for the first solve
+    of a process (numba's import alone costs about 0.3 s of CPU); the kernel once it is loaded,
+    for every later solve (a process solving many layouts), or with TANGLEKIT_ENGINE=kernel."""
+    if requested != "auto":
+        return requested
+    _SOLVES[0] += 1
+    if _KERNEL is not None or _SOLVES[0] > 1 or os.environ.get("TANGLEKIT_ENGINE") == "kernel":
+        return "kernel"
+    return "python-first"
+
+
+def _search(table, adj_cache, layout, options, nf, s, lit0, method, engine):
+    levels = {"bfs": 0, "astar": 1, "astar-deadend": 2}
+    if method not in levels:
+        raise SolverError(f"unknown search method {method!r} (astar, astar-deadend or bfs)")
+    if engine in ("python", "python-first"):
+        r = search_graph_python(table, nf, N_CELLS, s, lit0, levels[method],
+                                None if engine == "python" else PYTHON_BUDGET)
+        if r is not None:
+            return r
+    elif engine != "kernel":
+        raise SolverError(f"unknown engine {engine!r} (auto, kernel or python)")
+    if not adj_cache:
+        adj_cache.extend(move_graph(layout, options))
+    adj, adjn = adj_cache
+    return search_graph(adj, adjn, nf, N_CELLS, s, lit0, method)
 
 
 # --- plain-Python reference -----------------------------------------------------------------
@@ -307,20 +481,25 @@ def solve_solo(
     options: TanglungOptions | None = None,
     card_set: CardSet | None = None,
     method: str = "astar",
+    engine: str = "auto",
 ) -> SoloSolution:
     """Fewest moves, one optimal tour and the optimal-tour count of a solo layout.
 
     ``start`` is a Rooster cell (index or (row, col)); None tries every Rooster and keeps the
     one with fewest moves (ties: the first in reading order). ``method``: ``astar`` (default;
     bound = dark cards), ``astar-deadend`` (plus the dead-end term) or ``bfs``; same answers.
+    ``engine``: ``kernel`` (numba), ``python`` (the same search in Python) or ``auto`` (Python
+    for a small first solve, see ``_engine``); all give identical solutions.
     """
     layout, options = _prepare(layout, options, card_set)
-    adj, adjn = move_graph(layout, options)
+    table = solo_move_table(layout.cells, options)
+    adj_cache: list = []
+    eng = _engine(engine)
     nf = noflip_mask(layout)
     best: SoloSolution | None = None
     for s in _start_cells(layout, start):
         lit0 = initial_lit(layout, options)
-        moves, tours, path, expanded = search_graph(adj, adjn, nf, N_CELLS, s, lit0, method)
+        moves, tours, path, expanded = _search(table, adj_cache, layout, options, nf, s, lit0, method, eng)
         sol = SoloSolution(
             str(layout), s, None if moves < 0 else moves, tours, path,
             N_CELLS - bin(lit0).count("1"), expanded,
@@ -364,6 +543,7 @@ def no_revisit_tour(
     options: TanglungOptions | None = None,
     card_set: CardSet | None = None,
     method: str = "kernel",
+    time_limit: float | None = None,
 ) -> list[int] | None:
     """One tour that never moves onto a lit card (cells, start first), or None.
 
@@ -381,7 +561,7 @@ def no_revisit_tour(
             if moves == N_CELLS - bin(lit0).count("1"):
                 return path
         elif method == "cpsat":
-            p = no_revisit_tour_cpsat(table, N_CELLS, s, lit0)
+            p = no_revisit_tour_cpsat(table, N_CELLS, s, lit0, 30.0 if time_limit is None else max(time_limit, 0.01))
             if p is not None:
                 return p
         elif method == "dfs":
@@ -393,13 +573,14 @@ def no_revisit_tour(
     return None
 
 
-def check_solo_tour(layout: Layout | str, path: list[int], options: TanglungOptions | None = None) -> bool:
+def check_solo_tour(layout: Layout | str, path: list[int], options: TanglungOptions | None = None,
+                    card_set: CardSet | None = None) -> bool:
     """Replay a tour (cells, start first) with the solo engine; True if it is legal and wins."""
     from ..games.tanglung.solo import SoloGame
 
     if isinstance(layout, str):
         layout = Layout.parse(layout)
-    g = SoloGame(layout, options or TanglungOptions(), starts=(path[0],))
+    g = SoloGame(layout, options or TanglungOptions(), starts=(path[0],), card_set=card_set)
     for p in path[1:]:
         g.play(p)
     return g.is_won()

@@ -8,188 +8,36 @@ canonicalising every solution), and solutions as lists of placed Polyforms.
 
 from __future__ import annotations
 
-import json
-import re
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Iterable, Sequence
 
 import numpy as np
 
-from ..errors import FormatError, ShapeError, SolverError
-from ..jsonio import read_json_file
-from ..shapes.lattice import get_lattice
+from ..errors import ShapeError, SolverError
+from ..shapes.catalogue import (  # noqa: F401  (re-exported: the catalogue's old home)
+    PIECE_SETS,
+    big_triangle,
+    free_polyforms,
+    grow_free,
+    hexagon,
+    load_piece_file,
+    load_region_file,
+    parallelogram,
+    parse_region,
+    piece_set,
+    rectangle,
+)
 from ..shapes.placements import Placements, placements
 from ..shapes.polyform import Polyform
 from .exact_cover import ExactCover, count_solutions, iter_solutions, pick_backend
 
 EACH = ("exactly", "at-most", "any")
 
-# name -> (cells per piece, lattice)
-PIECE_SETS: dict[str, tuple[int, str]] = {
-    "monominoes": (1, "square"),
-    "dominoes": (2, "square"),
-    "trominoes": (3, "square"),
-    "tetrominoes": (4, "square"),
-    "pentominoes": (5, "square"),
-    "hexominoes": (6, "square"),
-    "moniamonds": (1, "triangle"),
-    "diamonds": (2, "triangle"),
-    "triamonds": (3, "triangle"),
-    "tetriamonds": (4, "triangle"),
-    "pentiamonds": (5, "triangle"),
-    "hexiamonds": (6, "triangle"),
-    "heptiamonds": (7, "triangle"),
-}
-
-
-# --- piece sets -------------------------------------------------------------------------
-def _grow_free(n: int, lattice: str) -> list[Polyform]:
-    """Free polyforms of n cells by growing canonical forms cell by cell (small n only)."""
-    current = {Polyform([(0, 0)], lattice).canonical("free")}
-    for _ in range(n - 1):
-        nxt: set[Polyform] = set()
-        for p in current:
-            cells = p.cellset
-            for c in p.cells:
-                for nb in p.lattice.neighbours(c):
-                    if nb not in cells:
-                        nxt.add(Polyform(p.cells + (nb,), lattice).canonical("free"))
-        current = nxt
-    return sorted(current, key=lambda p: p.cells)
-
-
-def free_polyforms(n: int, lattice: str) -> list[Polyform]:
-    """Free polyforms of ``n`` cells in canonical form, sorted by cells.
-
-    Up to 7 cells the local grower takes milliseconds, while the shared numba enumerator
-    (shapes.enumerate) costs a compile or cache load; larger sizes use the enumerator.
-    """
-    if n <= 7:
-        return _grow_free(n, lattice)
-    try:
-        from ..shapes.enumerate import iter_polyforms
-    except ImportError:  # pragma: no cover - the enumerator ships with tanglekit
-        return _grow_free(n, lattice)
-    shapes = {
-        Polyform(p.cells, lattice).canonical("free") for p in iter_polyforms(n, lattice, "free")
-    }
-    return sorted(shapes, key=lambda p: p.cells)
-
-
-def load_pieces(path: str | Path, lattice: str = "triangle") -> list[Polyform]:
-    """Pieces from a JSON file: a list of shapes (each a list of [x, y]), or an object
-    ``{"lattice": "square", "pieces": [...]}``."""
-    data = read_json_file(path, "piece file")
-    if isinstance(data, dict):
-        lattice = data.get("lattice", lattice)
-        data = data.get("pieces", data.get("shapes"))
-    if not isinstance(data, list) or not data:
-        raise FormatError(f"{path}: expected a non-empty list of shapes")
-    out = []
-    for k, shape in enumerate(data):
-        if not isinstance(shape, list) or not all(
-            isinstance(c, list) and len(c) == 2 and all(isinstance(v, int) for v in c)
-            for c in shape
-        ):
-            raise FormatError(f"{path}: shape {k} is not a list of [x, y] integer pairs")
-        try:
-            out.append(Polyform(shape, lattice))
-        except ShapeError as e:
-            raise ShapeError(f"{path}: shape {k}: {e}") from None
-    return out
-
-
-def piece_set(name: str, lattice: str | None = None) -> list[Polyform]:
-    """A named set of free pieces (``pentominoes``, ``hexiamonds``, ...) or a JSON file path."""
-    key = name.strip().lower()
-    if key in PIECE_SETS:
-        n, lat = PIECE_SETS[key]
-        if lattice is not None and get_lattice(lattice).name != lat:
-            raise ShapeError(f"piece set {name!r} lives on the {lat} lattice, not {lattice}")
-        return free_polyforms(n, lat)
-    if key.endswith(".json") or Path(name).is_file():
-        return load_pieces(name, lattice or "triangle")
-    raise FormatError(
-        f"unknown piece set {name!r}: expected one of {', '.join(PIECE_SETS)} or a .json file"
-    )
-
-
-# --- regions ----------------------------------------------------------------------------
-def rectangle(w: int, h: int) -> Polyform:
-    return Polyform([(x, y) for y in range(h) for x in range(w)], "square")
-
-
-def parallelogram(a: int, b: int) -> Polyform:
-    """``a`` rhombi along the horizontal side, ``b`` rows; 2ab triangles, angle 60 degrees."""
-    cells = [(x, y) for y in range(b) for x in range(-y, -y + 2 * a)]
-    return Polyform(cells, "triangle").normalized()
-
-
-def big_triangle(n: int) -> Polyform:
-    """Up-pointing triangle of side ``n``: n^2 cells."""
-    cells = [(x, y) for y in range(n) for x in range(-y, y + 1)]
-    return Polyform(cells, "triangle").normalized()
-
-
-def hexagon(n: int) -> Polyform:
-    """Regular hexagon of side ``n``: 6n^2 cells."""
-    cells = []
-    x0 = 0
-    for y in range(n):  # top half widens
-        cells.extend((x, y) for x in range(x0 - y, x0 - y + 2 * n + 1 + 2 * y))
-    start = x0 - (n - 1)
-    for k in range(n):  # bottom half narrows
-        y = n + k
-        cells.extend((x, y) for x in range(start + k, start + k + 4 * n - 1 - 2 * k))
-    return Polyform(cells, "triangle").normalized()
-
-
-_REGION_RE = re.compile(r"^(rect|parallelogram|triangle|hexagon):(\d+)(?:x(\d+))?$")
-
-
-def parse_region(spec: str | Polyform) -> Polyform:
-    """A region from ``rect:WxH``, ``parallelogram:AxB``, ``triangle:N``, ``hexagon:N``, a
-    JSON file (list of [x, y] on the triangle lattice, or {"lattice":, "cells":}), or a Polyform."""
-    if isinstance(spec, Polyform):
-        return spec
-    s = spec.strip()
-    m = _REGION_RE.match(s.lower())
-    if m:
-        kind, a, b = m.group(1), int(m.group(2)), m.group(3)
-        two = kind in ("rect", "parallelogram")
-        if two != (b is not None):
-            form = f"{kind}:AxB" if two else f"{kind}:N"
-            raise FormatError(f"region {spec!r}: expected {form}")
-        sizes = (a, int(b)) if two else (a,)
-        if min(sizes) < 1:
-            raise ShapeError(f"region {spec!r}: sizes must be at least 1")
-        if kind == "rect":
-            return rectangle(*sizes)
-        if kind == "parallelogram":
-            return parallelogram(*sizes)
-        if kind == "triangle":
-            return big_triangle(a)
-        return hexagon(a)
-    if s.lower().endswith(".json") or Path(s).is_file():
-        try:
-            data = json.loads(Path(s).read_text())
-        except OSError as e:
-            raise FormatError(f"cannot read region file {s}: {e.strerror}") from None
-        except json.JSONDecodeError as e:
-            raise FormatError(f"{s}: not valid JSON ({e.msg} at line {e.lineno})") from None
-        lattice = "triangle"
-        if isinstance(data, dict):
-            lattice = data.get("lattice", lattice)
-            data = data.get("cells")
-        if not isinstance(data, list):
-            raise FormatError(f"{s}: expected a list of [x, y] cells")
-        return Polyform(data, lattice)
-    raise FormatError(
-        f"unknown region {spec!r}: expected rect:WxH, parallelogram:AxB, triangle:N, "
-        "hexagon:N or a .json file"
-    )
+# The catalogues (named piece sets and regions, the free-polyform generator, the readers of
+# region and piece files) live in shapes/catalogue.py; these names stay importable from here.
+_grow_free = grow_free
+load_pieces = load_piece_file
 
 
 # --- the problem ------------------------------------------------------------------------
@@ -291,12 +139,15 @@ class TilingResult:
         return self.to_svg()
 
     def summary(self) -> dict:
-        """The ``--count --json`` record: count, count_up_to_symmetry, backend, seconds."""
+        """The ``--count --json`` record: count, count_up_to_symmetry, backend, seconds, and
+        ``complete`` (false when a limit stopped the count: the counts are then lower bounds,
+        or null where not even that is known)."""
         return {
             "count": self.count,
             "count_up_to_symmetry": self.count_up_to_symmetry,
             "backend": self.backend,
             "seconds": round(self.seconds, 4),
+            "complete": self.complete,
         }
 
     def to_json(self) -> dict:
@@ -320,6 +171,7 @@ class TilingProblem:
         pieces: Sequence[Polyform],
         each: str = "exactly",
         mirror: bool = True,
+        deadline=None,
     ):
         if each not in EACH:
             raise SolverError(f"unknown piece rule {each!r}: expected one of {', '.join(EACH)}")
@@ -345,7 +197,7 @@ class TilingProblem:
                     seen.add(key)
                     self.active.append(k)
         self.placements: dict[int, Placements] = {
-            k: placements(self.pieces[k], region, mirror) for k in self.active
+            k: placements(self.pieces[k], region, mirror, deadline) for k in self.active
         }
         self.n_cells = region.area
         n_piece_items = len(self.pieces) if each != "any" else 0
@@ -489,12 +341,15 @@ def solve_tiling(
     time_limit: float | None = None,
     workers: int | None = None,
     kernel: str = "auto",
+    deadline=None,
 ) -> TilingResult:
     """Tile ``region`` with ``pieces`` (each exactly / at-most once / any number of times).
 
     query "first" / "all" / "count". With ``up_to_symmetry`` solutions are one per orbit of the
     region's symmetry group and the result gives both counts. Raises ShapeError/FormatError on
-    bad shapes or names, SolverError on a bad query/backend.
+    bad shapes or names, SolverError on a bad query/backend. ``deadline`` (a
+    ``limits.Deadline`` started by the caller) makes ``time_limit`` cover set-up too: placement
+    generation checks it (``LimitReached``) and the search gets what is left.
     """
     t0 = time.perf_counter()
     if query not in ("first", "all", "count"):
@@ -502,7 +357,10 @@ def solve_tiling(
     reg = parse_region(region)
     shapes = piece_set(pieces) if isinstance(pieces, str) else list(pieces)
     chosen = pick_backend(backend, query)
-    prob = TilingProblem(reg, shapes, each, mirror)
+    prob = TilingProblem(reg, shapes, each, mirror, deadline)
+    if deadline is not None:  # the search gets what set-up left of the time limit
+        deadline.check("set-up")
+        time_limit, t0 = deadline.remaining(), time.perf_counter()
     res = TilingResult(reg, shapes, query, chosen)
     if prob.area_mismatch():
         if query != "first":

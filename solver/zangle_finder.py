@@ -1,466 +1,59 @@
-"""Zangle finder: every valid Zangle on a table (middle + own cards), best first, with its proof.
-
-How it works: a *tiling table* lists, for every target shape of a shape universe (a deck's
-shapes plus any raw shapes of a deal), the multisets of piece shapes that tile it; it is built
-once per universe and cached. A numba kernel then walks, for each target card, the subsets of
-the other cards whose areas add up to the target's area, checks RULES.md rules 2-3 and looks the
-subset's shape multiset up in the table (an additive 64-bit hash, verified exactly on a hit).
-The placements (proofs) are computed afterwards for the Zangles actually reported.
+"""Zangle finder on a deal: every valid Zangle of a table, best first, with its proof, as text
+and JSON. The move generator itself (tiling tables, the numba kernel, proofs) is the games
+layer's ``games/zangle/moves.py``; its names are re-exported here, and this module adds the
+exact-cover tiling engine (``TilingTable(..., engine="exact_cover")``) that tests compare with.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Iterable, Sequence
 
-import numpy as np
-
-from ..errors import ShapeError, SolverError
-from ..shapes.lattice import TRIANGLE, Cell
+from ..games.zangle import moves as _moves
+from ..games.zangle.moves import (  # noqa: F401  (re-exported)
+    ENGINES,
+    MAX_CARDS,
+    PLACE_RANK,
+    CardRef,
+    Zangle,
+    _backtrack_tiling,
+    _choose_z,
+    _kernels,
+    _key,
+    _shape_of,
+    batch_zangles,
+    deck_sids,
+    deck_table,
+    find_zangles,
+    raw_zangles,
+    resolve_engine,
+    tile_shape,
+    tiling_table,
+)
+from ..games.zangle.svg import zangle_svg  # noqa: F401  (re-exported)
 from ..shapes.polyform import Polyform
 
-PLACE_RANK = {"middle": 0, "own": 1}
-MAX_CARDS = 62  # subsets are int64 bitmasks over card positions
 
+def exact_cover_exists(target: Polyform, pieces: Sequence[Polyform]) -> bool:
+    """Whether ``pieces`` tile ``target``, decided by the exact-cover engine (solver.tiling)."""
+    from .tiling import solve_tiling
 
-# --------------------------------------------------------------------------------------------
-# Results
-# --------------------------------------------------------------------------------------------
-@dataclass(frozen=True, order=True)
-class CardRef:
-    """A card's position on the table: ``place`` is "middle" or "own", ``index`` its list index."""
-
-    place: str
-    index: int
-
-    def sort_key(self) -> tuple[int, int]:
-        return (PLACE_RANK[self.place], self.index)
-
-    def to_json(self) -> dict:
-        return {"place": self.place, "index": self.index}
-
-
-@dataclass(frozen=True)
-class Zangle:
-    """A target card, its piece cards, the Z cards used and (with proofs) where each piece lies.
-
-    ``cells[i]`` holds the cells that piece ``i`` covers, in the target card's own coordinates.
-    """
-
-    target: CardRef
-    pieces: tuple[CardRef, ...]
-    z_cards: tuple[CardRef, ...]
-    triangles: int
-    cells: tuple[tuple[Cell, ...], ...] = field(default=(), compare=False)
-
-    @property
-    def cards(self) -> int:
-        return 1 + len(self.pieces) + len(self.z_cards)
-
-    @property
-    def refs(self) -> tuple[CardRef, ...]:
-        """Every card the Zangle uses: target, pieces, Z cards."""
-        return (self.target,) + self.pieces + self.z_cards
-
-    def rank_key(self) -> tuple:
-        """Best first: most cards, most triangles, then target and piece positions."""
-        return (
-            -self.cards,
-            -self.triangles,
-            self.target.sort_key(),
-            tuple(p.sort_key() for p in self.pieces),
-            tuple(z.sort_key() for z in self.z_cards),
-        )
-
-
-# --------------------------------------------------------------------------------------------
-# Tiling one shape with a multiset of pieces (cell-first backtracking; the proofs)
-# --------------------------------------------------------------------------------------------
-_ORIENT_CACHE: dict[Polyform, tuple[tuple[Cell, ...], ...]] = {}
-_TILE_CACHE: dict[tuple, tuple | None] = {}
-
-
-def _orientation_cells(p: Polyform) -> tuple[tuple[Cell, ...], ...]:
-    o = _ORIENT_CACHE.get(p)
-    if o is None:
-        o = tuple(img.cells for img in p.orientations("free"))
-        _ORIENT_CACHE[p] = o
-    return o
-
-
-def _backtrack_tiling(region: tuple[Cell, ...], pieces: Sequence[Polyform]) -> list | None:
-    """Cells covered by each piece in one tiling of ``region`` (None if none exists).
-
-    The lowest uncovered cell (in (y, x) order) must be the lowest cell of the piece that covers
-    it, which fixes the translation of every orientation tried.
-    """
-    groups: dict[tuple, list[int]] = {}
-    for i, p in enumerate(pieces):
-        groups.setdefault(_key(p), []).append(i)
-    gkeys = list(groups)
-    orients = [_orientation_cells(pieces[groups[k][0]]) for k in gkeys]
-    left = [len(groups[k]) for k in gkeys]
-    order = sorted(region, key=lambda c: (c[1], c[0]))
-    free = set(order)
-    placed: list[tuple[int, tuple[Cell, ...]]] = []
-
-    def rec(start: int) -> bool:
-        while start < len(order) and order[start] not in free:
-            start += 1
-        if start == len(order):
-            return True
-        cx, cy = order[start]
-        for g in range(len(gkeys)):
-            if not left[g]:
-                continue
-            for o in orients[g]:
-                ax, ay = o[0]
-                dx, dy = cx - ax, cy - ay
-                if (dx + dy) & 1:
-                    continue
-                cells = tuple((x + dx, y + dy) for x, y in o)
-                if all(c in free for c in cells):
-                    free.difference_update(cells)
-                    left[g] -= 1
-                    placed.append((g, cells))
-                    if rec(start + 1):
-                        return True
-                    placed.pop()
-                    left[g] += 1
-                    free.update(cells)
-        return False
-
-    if sum(p.area for p in pieces) != len(region) or not rec(0):
-        return None
-    out: list = [None] * len(pieces)
-    used = {k: list(v) for k, v in groups.items()}
-    for g, cells in placed:
-        out[used[gkeys[g]].pop(0)] = cells
-    return out
-
-
-def tile_shape(region: Polyform, pieces: Sequence[Polyform]) -> list | None:
-    """One tiling of ``region`` by ``pieces`` (rotated/mirrored freely): cells per piece, or None.
-
-    Results are cached by (region cells, piece shapes), so proofs and tables share the work.
-    """
-    keys = [_key(p) for p in pieces]
-    keyed = sorted(range(len(pieces)), key=keys.__getitem__)
-    ck = (region.cells, tuple(keys[i] for i in keyed))
-    if ck not in _TILE_CACHE:
-        sol = _backtrack_tiling(region.cells, [pieces[i] for i in keyed])
-        _TILE_CACHE[ck] = None if sol is None else tuple(sol)
-    sol = _TILE_CACHE[ck]
-    if sol is None:
-        return None
-    out: list = [None] * len(pieces)
-    for pos, i in enumerate(keyed):
-        out[i] = sol[pos]
-    return out
-
-
-# --------------------------------------------------------------------------------------------
-# The tiling table
-# --------------------------------------------------------------------------------------------
-ENGINES = ("auto", "exact_cover", "backtrack")
-
-
-def resolve_engine(engine: str) -> str:
-    """"auto" is the project's exact-cover engine (solver.tiling) when present, else backtracking."""
-    if engine not in ENGINES:
-        raise SolverError(f"unknown tiling engine {engine!r}: expected one of {', '.join(ENGINES)}")
-    if engine != "auto":
-        return engine
-    try:
-        from . import tiling  # noqa: F401
-    except ImportError:
-        return "backtrack"
-    return "exact_cover"
+    return bool(solve_tiling(target, list(pieces), each="exactly", mirror=True, query="first").solutions)
 
 
 def tiling_exists(target: Polyform, pieces: Sequence[Polyform], engine: str = "backtrack") -> bool:
     """Whether ``pieces`` (each used once, rotated/mirrored freely) tile ``target`` exactly."""
     if engine == "exact_cover":
-        from .tiling import solve_tiling
-
-        return bool(solve_tiling(target, list(pieces), each="exactly", mirror=True, query="first").solutions)
+        return exact_cover_exists(target, pieces)
     return tile_shape(target, pieces) is not None
 
-def _rand64(n: int, salt: int) -> np.ndarray:
-    return np.random.default_rng(0x5A4E474C45 + salt).integers(0, 2**63 - 1, size=n, dtype=np.int64)
 
+class TilingTable(_moves.TilingTable):
+    """The games layer's tiling table, with ``engine="exact_cover"`` available as well."""
 
-class TilingTable:
-    """For each target shape of a universe, the piece-shape multisets that tile it.
-
-    Shape id 0 is the Z card (no triangles); ids 1.. are the universe's canonical free shapes,
-    smallest first. ``entries`` maps a target id to its sorted tuples of piece ids.
-    """
-
-    def __init__(self, shapes: Iterable[Polyform], cache_dir: str | Path | None = None,
-                 engine: str = "auto"):
-        self.engine = resolve_engine(engine)
-        canon = {p.key("free"): p.canonical("free") for p in shapes}
-        self.shapes: tuple[Polyform | None, ...] = (None,) + tuple(sorted(canon.values()))
-        self.sid_of_key: dict[tuple, int] = {(): 0}
-        for i, p in enumerate(self.shapes[1:], 1):
-            self.sid_of_key[p.cells] = i
-        n = len(self.shapes)
-        self.area = np.array([0] + [p.area for p in self.shapes[1:]], dtype=np.int64)
-        self.h = _rand64(n + 1, 1)[:n]
-        self.g = _rand64(n + 1, 2)[:n]
-        self.entries: dict[int, list[tuple[int, ...]]] = {}
-        loaded = self._load(cache_dir)
-        if not loaded:
-            for t in range(1, n):
-                self.entries[t] = self._multisets_tiling(t)
-            self._save(cache_dir)
-        self._pack()
-
-    # -- building --------------------------------------------------------------------------
-    def _multisets_tiling(self, t: int) -> list[tuple[int, ...]]:
-        target = self.shapes[t]
-        ids = [i for i in range(1, len(self.shapes)) if self.area[i] <= self.area[t]]
-        out: list[tuple[int, ...]] = []
-        cur: list[int] = []
-
-        def rec(pos: int, left: int) -> None:
-            if left == 0:
-                if tiling_exists(target, [self.shapes[i] for i in cur], self.engine):
-                    out.append(tuple(cur))
-                return
-            for j in range(pos, len(ids)):
-                a = int(self.area[ids[j]])
-                if a <= left:
-                    cur.append(ids[j])
-                    rec(j, left - a)
-                    cur.pop()
-
-        rec(0, int(self.area[t]))
-        return out
-
-    def _pack(self) -> None:
-        rows = [(t, ms) for t, lst in self.entries.items() for ms in lst]
-        maxp = max((len(ms) for _, ms in rows), default=1)
-        keys = np.zeros(len(rows), dtype=np.int64)
-        ent_t = np.zeros(len(rows), dtype=np.int64)
-        ent_p = np.full((len(rows), maxp), -1, dtype=np.int64)
-        with np.errstate(over="ignore"):
-            for r, (t, ms) in enumerate(rows):
-                k = self.g[t]
-                for s in ms:
-                    k = k + self.h[s]
-                keys[r] = k
-                ent_t[r] = t
-                ent_p[r, : len(ms)] = ms
-        order = np.argsort(keys, kind="stable")
-        self.keys, self.ent_t, self.ent_p = keys[order], ent_t[order], ent_p[order]
-
-    # -- disk cache ------------------------------------------------------------------------
-    def _cache_file(self, cache_dir) -> Path | None:
-        if cache_dir is None:
-            return None
-        blob = json.dumps([list(map(list, p.cells)) for p in self.shapes[1:]]).encode()
-        return Path(cache_dir) / f"zangle-table-{hashlib.sha256(blob).hexdigest()[:16]}.json"
-
-    def _load(self, cache_dir) -> bool:
-        f = self._cache_file(cache_dir)
-        if f is None or not f.exists():
-            return False
-        try:
-            data = json.loads(f.read_text())
-            self.entries = {int(t): [tuple(m) for m in v] for t, v in data["entries"].items()}
-            return len(self.entries) == len(self.shapes) - 1
-        except (OSError, ValueError, KeyError, TypeError):
-            return False
-
-    def _save(self, cache_dir) -> None:
-        f = self._cache_file(cache_dir)
-        if f is None:
-            return
-        try:
-            f.parent.mkdir(parents=True, exist_ok=True)
-            tmp = f.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps({"entries": {str(t): v for t, v in self.entries.items()}}))
-            tmp.replace(f)
-        except OSError:
-            pass
-
-    # -- lookups ---------------------------------------------------------------------------
-    def __len__(self) -> int:
-        return len(self.keys)
-
-    def sid(self, shape: Polyform | None) -> int:
-        """Shape id of a card shape (None = Z card); ShapeError if outside the universe."""
-        if shape is None:
-            return 0
-        try:
-            return self.sid_of_key[_key(shape)]
-        except KeyError:
-            raise ShapeError(f"shape {list(shape.cells)} is not in this tiling table") from None
-
-    def tiles(self, target: int, pieces: Iterable[int]) -> bool:
-        return tuple(sorted(pieces)) in set(self.entries.get(target, ()))
-
-
-_KEY_CACHE: dict[Polyform, tuple] = {}
-_TABLES: dict[frozenset, TilingTable] = {}
-
-
-def _key(p: Polyform) -> tuple:
-    k = _KEY_CACHE.get(p)
-    if k is None:
-        k = _KEY_CACHE[p] = p.key("free")
-    return k
-
-
-def tiling_table(shapes: Iterable[Polyform], cache_dir: str | Path | None = None,
-                 engine: str = "auto") -> TilingTable:
-    """The (memoised) tiling table of a set of shapes. ``cache_dir`` also keeps it on disk.
-
-    ``cache_dir`` defaults to the environment variable ``TANGLEKIT_CACHE`` (unset: memory only).
-    """
-    shapes = list(shapes)
-    uk = frozenset(_key(p) for p in shapes)
-    t = _TABLES.get(uk)
-    if t is None:
-        if cache_dir is None:
-            cache_dir = os.environ.get("TANGLEKIT_CACHE") or None
-        t = _TABLES[uk] = TilingTable(shapes, cache_dir, engine)
-    return t
-
-
-def deck_table(deck=None, extra: Iterable[Polyform] = (), cache_dir=None) -> TilingTable:
-    """Tiling table of a deck's shapes (default deck if None) plus ``extra`` shapes."""
-    from ..games.zangle.cards import default_deck
-
-    deck = deck or default_deck()
-    return tiling_table(list(deck.shapes) + list(extra), cache_dir)
-
-
-# --------------------------------------------------------------------------------------------
-# The numba kernel
-# --------------------------------------------------------------------------------------------
-_KERNELS = None
-
-
-def _kernels():
-    """Compile (or load from numba's cache) the search kernels on first use."""
-    global _KERNELS
-    if _KERNELS is None:
-        from ._zangle_kernel import batch_zangles, table_zangles
-
-        _KERNELS = (table_zangles, batch_zangles)
-    return _KERNELS
-
-
-def _shape_of(card) -> Polyform | None:
-    """A card given as Card, Polyform, None/[] (Z card) or a list of cells."""
-    if card is None:
-        return None
-    if isinstance(card, Polyform):
-        return card
-    shape = getattr(card, "shape", False)
-    if shape is not False:
-        return shape
-    if isinstance(card, (list, tuple)):
-        return None if len(card) == 0 else Polyform([tuple(c) for c in card], TRIANGLE)
-    raise ShapeError(f"not a Zangle card: {card!r}")
-
-
-def raw_zangles(
-    sids: np.ndarray, places: np.ndarray, table: TilingTable, cap: int = 4096
-) -> tuple[np.ndarray, np.ndarray]:
-    """Kernel call for one table: (target position, piece bitmask) of every valid Zangle."""
-    one, _ = _kernels()
-    n = len(sids)
-    if n > MAX_CARDS:
-        raise SolverError(f"at most {MAX_CARDS} cards on a table, got {n}")
-    while True:
-        out_t = np.empty(cap, dtype=np.int64)
-        out_m = np.empty(cap, dtype=np.int64)
-        cnt = one(sids, places, table.area, table.h, table.g, table.keys, table.ent_t, table.ent_p,
-                  out_t, out_m)
-        if cnt <= cap:
-            return out_t[:cnt], out_m[:cnt]
-        cap = int(cnt)
-
-
-def find_zangles(
-    middle: Sequence,
-    own: Sequence,
-    *,
-    deck=None,
-    options=None,
-    proofs: bool = True,
-    table: TilingTable | None = None,
-) -> list:
-    """All valid Zangles on a table, best first (RULES.md rules 1-4).
-
-    Cards are ``Card`` objects, Polyforms, cell lists, or None / ``[]`` for Z cards. Shapes not
-    in the deck extend the tiling table automatically. ``options.z_cards`` picks the Z cards
-    reported ("all" available ones, or "minimal"). ``proofs=False`` skips the placements.
-    """
-    from ..games.zangle.rules import ZangleOptions
-
-    opts = options or ZangleOptions()
-    shapes = [_shape_of(c) for c in middle] + [_shape_of(c) for c in own]
-    nm = len(middle)
-    if table is None:
-        table = deck_table(deck)
-    try:
-        sids = np.array([table.sid(s) for s in shapes], dtype=np.int64)
-    except ShapeError:
-        extra = [s for s in shapes if s is not None]
-        table = tiling_table(list(table.shapes[1:]) + extra, engine=table.engine)
-        sids = np.array([table.sid(s) for s in shapes], dtype=np.int64)
-    places = np.array([0] * nm + [1] * (len(shapes) - nm), dtype=np.int64)
-    ts, ms = raw_zangles(sids, places, table)
-    refs = [CardRef("middle", i) for i in range(nm)] + [CardRef("own", i) for i in range(len(own))]
-    zpos = [i for i, s in enumerate(shapes) if s is None]
-    area = table.area
-    raw = []
-    for t, m in zip(ts.tolist(), ms.tolist()):
-        pieces = tuple(i for i in range(len(shapes)) if (m >> i) & 1)
-        zs = _choose_z(t, pieces, zpos, places, opts.z_cards)
-        # same order as Zangle.rank_key: positions already sort middle before own
-        raw.append(((-len(pieces) - len(zs), -int(area[sids[t]]), t, pieces, tuple(zs)), t, pieces, zs))
-    raw.sort(key=lambda r: r[0])
-    out = []
-    for _, t, pieces, zs in raw:
-        cells: tuple = ()
-        if proofs:
-            sol = tile_shape(shapes[t], [shapes[i] for i in pieces])
-            if sol is None:  # cannot happen unless the table is corrupt
-                raise SolverError("tiling table and proof search disagree")
-            cells = tuple(tuple(c) for c in sol)
-        out.append(
-            Zangle(
-                refs[t],
-                tuple(refs[i] for i in pieces),
-                tuple(refs[i] for i in zs),
-                2 * shapes[t].area,
-                cells,
-            )
-        )
-    return out
-
-
-def _choose_z(t: int, pieces: Sequence[int], zpos: list[int], places, mode: str) -> list[int]:
-    """Z cards a Zangle reports: all of them, or the fewest that satisfy rules 2 and 3."""
-    if mode == "all" or not zpos:
-        return list(zpos)
-    have = {int(places[t])} | {int(places[i]) for i in pieces}
-    for need in (0, 1):
-        if need not in have:
-            return [next(z for z in zpos if places[z] == need)]
-    if len(pieces) == 1:
-        return [zpos[0]]
-    return []
+    def __init__(self, shapes: Iterable[Polyform], cache_dir=None, engine: str = "auto", exists=None):
+        if resolve_engine(engine) == "exact_cover" and exists is None:
+            exists = exact_cover_exists
+        super().__init__(shapes, cache_dir, engine, exists)
 
 
 def find_zangles_in_deal(deal, deck=None, options=None, proofs: bool = True) -> list:
@@ -508,85 +101,6 @@ def format_zangles(deal, zangles: Sequence[Zangle]) -> str:
     return "\n".join(f"{i + 1}. {describe_zangle(deal, z)}" for i, z in enumerate(zangles))
 
 
-def zangle_svg(deal, z: Zangle, scale: float = 40.0) -> str:
-    """SVG of one Zangle: the target outline with each piece drawn and coloured inside it."""
-    from ..games.zangle.cards import PAINT
-
-    target = deal.cards(z.target.place)[z.target.index]
-    tshape = _shape_of(target)
-    fills = [PAINT.get(getattr(deal.cards(r.place)[r.index], "colour", ""), "#999999") for r in z.pieces]
-    try:
-        from ..shapes.render import svg_tiling
-    except ImportError:
-        svg_tiling = None
-    if svg_tiling is not None:
-        return svg_tiling(tshape, [Polyform(c, TRIANGLE) for c in z.cells], colours=fills, unit=scale)
-    polys = []
-    xs, ys = [], []
-    for ref, cells in zip(z.pieces, z.cells):
-        card = deal.cards(ref.place)[ref.index]
-        fill = PAINT.get(getattr(card, "colour", ""), "#999999")
-        for c in cells:
-            pts = TRIANGLE.polygon(c)
-            xs += [p[0] for p in pts]
-            ys += [p[1] for p in pts]
-            polys.append(
-                '<polygon points="%s" fill="%s" stroke="#ffffff" stroke-width="0.03"/>'
-                % (" ".join(f"{x:.4f},{y:.4f}" for x, y in pts), fill)
-            )
-        piece = Polyform(cells, TRIANGLE)
-        for a, b in piece.boundary_edges():
-            polys.append(
-                f'<line x1="{a[0]:.4f}" y1="{a[1]:.4f}" x2="{b[0]:.4f}" y2="{b[1]:.4f}" '
-                'stroke="#333333" stroke-width="0.04"/>'
-            )
-    for a, b in tshape.boundary_edges():
-        polys.append(
-            f'<line x1="{a[0]:.4f}" y1="{a[1]:.4f}" x2="{b[0]:.4f}" y2="{b[1]:.4f}" '
-            'stroke="#000000" stroke-width="0.09" stroke-linecap="round"/>'
-        )
-    x0, x1, y0, y1 = min(xs) - 0.3, max(xs) + 0.3, min(ys) - 0.3, max(ys) + 0.3
-    w, h = (x1 - x0) * scale, (y1 - y0) * scale
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
-        f'viewBox="{x0:.4f} {y0:.4f} {x1 - x0:.4f} {y1 - y0:.4f}">\n'
-        + "\n".join(polys)
-        + "\n</svg>\n"
-    )
-
-
-def batch_zangles(
-    sids: np.ndarray, places: np.ndarray, table: TilingTable, cap: int | None = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Search many tables of the same layout at once (benchmarks, statistics).
-
-    ``sids`` is (deals, n) shape ids, ``places`` (n,) 0 middle / 1 own. Returns per deal the
-    number of Zangles and the most cards in one, then (deal, target, mask) of every Zangle.
-    """
-    _, many = _kernels()
-    sids = np.ascontiguousarray(sids, dtype=np.int64)
-    places = np.ascontiguousarray(places, dtype=np.int64)
-    if sids.shape[1] > MAX_CARDS:
-        raise SolverError(f"at most {MAX_CARDS} cards on a table, got {sids.shape[1]}")
-    if cap is None:
-        cap = max(1 << 16, 4 * sids.shape[1] ** 2 * len(sids))
-    while True:
-        counts = np.zeros(len(sids), dtype=np.int64)
-        best = np.zeros(len(sids), dtype=np.int64)
-        od = np.empty(cap, dtype=np.int64)
-        ot = np.empty(cap, dtype=np.int64)
-        om = np.empty(cap, dtype=np.int64)
-        total = many(sids, places, table.area, table.h, table.g, table.keys, table.ent_t,
-                     table.ent_p, counts, best, od, ot, om)
-        if total <= cap:
-            return counts, best, od[:total], ot[:total], om[:total]
-        cap = int(total)
-
-
-def deck_sids(deck, table: TilingTable) -> np.ndarray:
-    """Shape id of every card of a deck, in deck order."""
-    return np.array([table.sid(c.shape) for c in deck.cards], dtype=np.int64)
-
 
 __all__ = [
     "CardRef",
@@ -605,4 +119,3 @@ __all__ = [
     "zangle_svg",
     "zangles_to_json",
 ]
-

@@ -23,230 +23,34 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import FormatError, RuleError, SolverError
-from ..jsonio import read_json_file
 
-SOLO_FORMAT = "tanglekit-zangle-solo/1"
+# The solo deal, its file format and its descriptive ID live in the games layer; the seed form
+# of an ID needs the generator (generators.zangle.load_solo_deal reads every form).
+from ..games.zangle.solo_deal import SOLO_FORMAT, SoloDeal, parse_solo_deal  # noqa: E402,F401 (re-exported)
+
 ID_PREFIX = "zangle:solo"
-_B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
-
-
-# --------------------------------------------------------------------------------------------
-# Solo deals and their file format
-# --------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class SoloDeal:
-    """A solo deal with every card known. ``draw[0]`` is the next card drawn; piles bottom..top."""
-
-    middle: tuple[str, ...]
-    draw: tuple[str, ...]
-    piles: tuple[tuple[str, ...], ...]
-    options: object = None  # ZangleOptions (None = defaults with piles = len(piles))
-    deck: object = None  # Deck (None = default deck)
-    extra: dict = field(default_factory=dict, compare=False)
-
-    def __post_init__(self):
-        from ..games.zangle.cards import default_deck
-        from ..games.zangle.rules import ZangleOptions
-
-        if self.deck is None:
-            object.__setattr__(self, "deck", default_deck())
-        opts = self.options or ZangleOptions()
-        if opts.piles != len(self.piles):
-            opts = opts.with_(piles=len(self.piles))
-        object.__setattr__(self, "options", opts)
-        ids = list(self.middle) + list(self.draw) + [c for p in self.piles for c in p]
-        bad = [c for c in ids if c not in self.deck.by_id]
-        if bad:
-            raise FormatError(f"solo deal: unknown card {bad[0]!r} in deck {self.deck.name!r}")
-        if len(set(ids)) != len(ids):
-            raise FormatError("solo deal: a card is used twice")
-        if not 1 <= len(self.piles) <= 8:
-            raise FormatError(f"solo deal: 1 to 8 piles, got {len(self.piles)}")
-        if len(self.middle) > 3:
-            raise FormatError(f"solo deal: at most 3 middle cards, got {len(self.middle)}")
-        if len(self.middle) + len(self.draw) > 20:
-            raise FormatError("solo deal: at most 20 middle and draw cards")
-
-    @property
-    def sequence(self) -> tuple[str, ...]:
-        """The draw sequence: middle cards, then the draw pile."""
-        return tuple(self.middle) + tuple(self.draw)
-
-    def game(self):
-        """A ``SoloGame`` at the start of this deal."""
-        from ..games.zangle.solo import SoloGame, solo_layout
-
-        return SoloGame(layout=solo_layout(self.middle, self.draw, self.piles), options=self.options,
-                        deck=self.deck)
-
-    @classmethod
-    def from_game(cls, state) -> "SoloDeal":
-        """The deal of a ``SoloGame`` position (its current cards, as a new start)."""
-        if state.phase != "play":
-            raise RuleError("a solo deal starts in the play phase (finish the fills first)")
-        return cls(tuple(c.id for c in state.middle), tuple(c.id for c in state.draw),
-                   tuple(tuple(c.id for c in p) for p in state.piles), state.options, state.deck)
-
-    @classmethod
-    def from_seed(cls, seed: int, options=None, deck=None) -> "SoloDeal":
-        """The deal that ``SoloGame(seed=...)`` shuffles."""
-        from ..games.zangle.solo import SoloGame
-
-        return cls.from_game(SoloGame(seed=seed, options=options, deck=deck))
-
-    def to_json(self) -> dict:
-        from ..games.zangle.cards import default_deck
-
-        opts = self.options.to_json()
-        opts.pop("max_turns", None)
-        data = {"format": SOLO_FORMAT, "deck": self.deck.name, "options": opts,
-                "middle": list(self.middle), "draw": list(self.draw), "piles": [list(p) for p in self.piles]}
-        if self.deck is not default_deck():
-            data["deck_data"] = self.deck.to_json()
-        return data
-
-    # -- shareable ids ---------------------------------------------------------------------
-    def params(self, grade: str | None = None) -> str:
-        o = self.options
-        parts = ["solo", f"piles={len(self.piles)}"]
-        if o.fill_empty_pile != "must":
-            parts.append(f"fill={o.fill_empty_pile}")
-        if o.voluntary_discard:
-            parts.append("discard=voluntary")
-        if o.z_cards != "all":
-            parts.append(f"z={o.z_cards}")
-        if grade:
-            parts.append(grade)
-        return "zangle:" + ",".join(parts)
-
-    def describe(self) -> str:
-        """The description part of the descriptive ID: deck positions, base 36, 2 digits each;
-        groups middle, draw, then each pile bottom..top, separated by '.'."""
-        pos = {c.id: i for i, c in enumerate(self.deck.cards)}
-
-        def enc(ids):
-            return "".join(_B36[pos[c] // 36] + _B36[pos[c] % 36] for c in ids)
-
-        return ".".join([enc(self.middle), enc(self.draw)] + [enc(p) for p in self.piles])
-
-    def share_id(self, grade: str | None = None) -> str:
-        return f"{self.params(grade)}:{self.describe()}"
-
-
-def _parse_params(text: str):
-    """``zangle:solo,piles=5,hard`` -> (options dict, grade or None)."""
-    parts = text.split(",")
-    if not parts or parts[0] != "zangle:solo":
-        raise FormatError(f"not a Zangle solo ID: {text!r} (expected 'zangle:solo,...')")
-    opts: dict = {}
-    grade = None
-    for p in parts[1:]:
-        k, sep, v = p.partition("=")
-        if not sep:
-            from ..generators.zangle import DIFFICULTIES
-
-            if k not in DIFFICULTIES:
-                raise FormatError(f"Zangle solo ID: unknown word {k!r}")
-            grade = k
-        elif k == "piles":
-            try:
-                opts["piles"] = int(v)
-            except ValueError:
-                raise FormatError(f"Zangle solo ID: piles={v!r} is not a number") from None
-        elif k == "fill":
-            opts["fill_empty_pile"] = v
-        elif k == "discard":
-            opts["voluntary_discard"] = v == "voluntary"
-        elif k == "z":
-            opts["z_cards"] = v
-        else:
-            raise FormatError(f"Zangle solo ID: unknown parameter {k!r}")
-    return opts, grade
 
 
 def is_solo_id(text: str) -> bool:
-    return isinstance(text, str) and text.startswith(ID_PREFIX)
+    return isinstance(text, str) and text.strip().lower().startswith(ID_PREFIX)
 
 
 def deal_from_id(text: str, deck=None) -> SoloDeal:
-    """A solo deal from either ID form: ``zangle:solo,...:<description>`` or ``zangle:solo,...#<seed>``.
+    """A solo deal from its descriptive ID; seed IDs are regenerated by
+    ``tanglekit.generators.zangle.deal_from_id`` (the generator is a layer above the solver)."""
+    from ..games.zangle.solo_deal import deal_from_share_id
 
-    The seed form runs the challenge generator with that seed (same params, same deal).
-    """
-    from ..games.zangle.cards import default_deck
-    from ..games.zangle.rules import ZangleOptions
-
-    deck = deck or default_deck()
-    text = text.strip()
-    if "#" in text:
-        head, _, seed = text.partition("#")
-        opts, grade = _parse_params(head)
-        try:
-            s = int(seed)
-        except ValueError:
-            raise FormatError(f"Zangle solo ID: seed {seed!r} is not a number") from None
-        from ..generators.zangle import generate_challenge
-
-        ch = generate_challenge(seed=s, difficulty=grade or "any", options=ZangleOptions(**opts), deck=deck)
-        return ch.deal
-    body = text[len(ID_PREFIX):]
-    head, sep, desc = text.rpartition(":")
-    if not sep or head in ("", "zangle") or not body:
-        raise FormatError(f"not a Zangle solo ID: {text!r}")
-    opts, _ = _parse_params(head)
-    groups = desc.split(".")
-    if len(groups) < 3:
-        raise FormatError("Zangle solo ID: the description needs middle, draw and piles")
-    cards = deck.cards
-
-    def dec(g: str) -> tuple[str, ...]:
-        if len(g) % 2:
-            raise FormatError(f"Zangle solo ID: bad card group {g!r}")
-        out = []
-        for i in range(0, len(g), 2):
-            try:
-                k = _B36.index(g[i]) * 36 + _B36.index(g[i + 1])
-                out.append(cards[k].id)
-            except (ValueError, IndexError):
-                raise FormatError(f"Zangle solo ID: bad card code {g[i:i + 2]!r}") from None
-        return tuple(out)
-
-    piles = tuple(dec(g) for g in groups[2:])
-    opts["piles"] = len(piles)
-    return SoloDeal(dec(groups[0]), dec(groups[1]), piles, ZangleOptions(**opts), deck)
-
-
-def parse_solo_deal(data: dict, deck=None, source: str = "solo deal") -> SoloDeal:
-    """A ``SoloDeal`` from its JSON form (a solo deal, or a challenge holding one under ``deal``)."""
-    from ..games.zangle.cards import deck_from_json, default_deck
-    from ..games.zangle.rules import ZangleOptions
-
-    if isinstance(data, dict) and "deal" in data and isinstance(data["deal"], dict):
-        data = data["deal"]
-    if not isinstance(data, dict):
-        raise FormatError(f"{source}: a solo deal is an object with 'middle', 'draw' and 'piles'")
-    fmt = data.get("format", SOLO_FORMAT)
-    if fmt != SOLO_FORMAT:
-        raise FormatError(f"{source}: unknown format {fmt!r} (expected {SOLO_FORMAT!r})")
-    for k in ("middle", "draw", "piles"):
-        if not isinstance(data.get(k), list):
-            raise FormatError(f"{source}: missing {k!r} list")
-    if not all(isinstance(p, list) for p in data["piles"]):
-        raise FormatError(f"{source}: 'piles' must be a list of lists (bottom card first)")
-    if deck is None and "deck_data" in data:
-        deck = deck_from_json(data["deck_data"], f"{source} deck")
-    deck = deck or default_deck()
-    opts = dict(data.get("options") or {})
-    opts["piles"] = len(data["piles"])
-    return SoloDeal(tuple(data["middle"]), tuple(data["draw"]), tuple(tuple(p) for p in data["piles"]),
-                    ZangleOptions.from_json(opts), deck)
+    return deal_from_share_id(text, deck)
 
 
 def load_solo_deal(source: str | Path, deck=None) -> SoloDeal:
-    """A solo deal from a JSON file or from a shareable ID (either form)."""
-    if is_solo_id(str(source)) and not Path(str(source)).exists():
+    """A solo deal from a JSON file, inline JSON or a descriptive ID (every form, seed IDs too:
+    ``tanglekit.generators.zangle.load_solo_deal``)."""
+    from ..games.zangle.solo_deal import load_solo_deal_file
+
+    if is_solo_id(str(source)):
         return deal_from_id(str(source), deck)
-    return parse_solo_deal(read_json_file(source, "solo deal"), deck, str(source))
+    return load_solo_deal_file(source, deck)
 
 
 # --------------------------------------------------------------------------------------------

@@ -92,7 +92,7 @@ def test_every_package_dir_is_listed_in_pyproject():
 def test_tile_count_json_exact_form():
     p = run("tile", "--region", "parallelogram:9x4", "--pieces", "hexiamonds", "--count", "--json", check_rc=0)
     d = json.loads(p.stdout)
-    assert set(d) == {"count", "count_up_to_symmetry", "backend", "seconds"}
+    assert set(d) == {"count", "count_up_to_symmetry", "backend", "seconds", "complete"} and d["complete"] is True
     assert d["count"] == 148 and d["count_up_to_symmetry"] is None and d["backend"] == "dlx"
     p = run("tile", "--region", "rect:20x3", "--pieces", "pentominoes", "--count", "--up-to-symmetry", "--json")
     d = json.loads(p.stdout)

@@ -70,7 +70,9 @@ def extract(path: Path) -> list[DocCommand]:
     """The runnable `tanglekit ...` examples of one page, in page order."""
     found: list[DocCommand] = []
     fence = None
+    previous = ""
     for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        lead, previous = previous, raw
         line = raw.strip()
         if line.startswith("```"):
             fence = None if fence is not None else line[3:].strip()
@@ -83,7 +85,9 @@ def extract(path: Path) -> list[DocCommand]:
                     candidates.append(_strip_comment(text))
         else:
             for m in re.finditer(r"`(tanglekit [^`]+)`", raw):
-                if line.startswith("|") or re.search(r"Example:\s*$", raw[: m.start()]):
+                before = raw[: m.start()]
+                if (line.startswith("|") or re.search(r"Example:\s*$", before)
+                        or (not before.strip() and re.search(r"Example:\s*$", lead))):
                     candidates.append(m.group(1).strip())
         for text in candidates:
             if not is_synopsis(text):

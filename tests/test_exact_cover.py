@@ -252,3 +252,24 @@ def test_process_pool_count_equals_one_process():
 def test_process_pool_time_limit_zero_is_incomplete():
     n, complete = count_parallel(queens(12), workers=2, time_limit=0.0)
     assert complete is False and n < 14200
+
+
+def test_plain_reduction_fast_path_equals_general():
+    """The array fast path of reduce_multiplicities gives exactly the general reduction."""
+    import numpy as np
+
+    from tanglekit.solver.exact_cover import _reduce_plain, reduce_multiplicities
+
+    rng = random.Random(11)
+    used = 0
+    for k in range(200):
+        p = random_problem(rng, colours=k % 2 == 1, bounds=False)
+        fast = _reduce_plain(p)
+        if fast is None:
+            continue
+        used += 1
+        slow = reduce_multiplicities(p, fast=False)
+        assert (fast.n_primary, fast.n_secondary, fast.infeasible) == (slow.n_primary, slow.n_secondary, slow.infeasible)
+        for a in ("ptr", "items", "colours", "origin"):
+            assert np.array_equal(getattr(fast, a), getattr(slow, a)), a
+    assert used >= 50

@@ -195,22 +195,26 @@ def test_cli_solve_json_and_errors(tmp_path):
     p = _cli("solve", "XX..../O...../....../....../....../......", "--json", "--proof", str(tmp_path / "p.json"))
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
-    assert set(out) == {"value", "best_move", "plies", "nodes"}
+    assert set(out) >= {"value", "best_move", "plies", "nodes", "complete", "line", "seconds", "id"}
+    assert out["complete"] is True and out["line"] == ["{},{}".format(*out["best_move"])]
     assert out["value"] == "win" and out["plies"] == 11 and len(out["best_move"]) == 2
     v = _cli("verify-proof", str(tmp_path / "p.json"), "--json")
     assert v.returncode == 0 and json.loads(v.stdout)["ok"]
     bad = _cli("solve", "XXX.../....../....../....../....../......")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and bad.stderr.startswith("error:")
-    t = _cli("solve", "empty", "--board", "7", "--time-limit", "0.2", "--json")
-    assert t.returncode == 0 and json.loads(t.stdout) == {"value": "unknown", "best_move": None, "plies": None,
-                                                          "nodes": json.loads(t.stdout)["nodes"]}
+    t = _cli("solve", "empty", "--board", "7", "--time-limit", "0", "--json")
+    assert t.returncode == 0, t.stderr
+    t = json.loads(t.stdout)
+    assert {k: t[k] for k in ("value", "best_move", "plies", "complete")} == {
+        "value": "unknown", "best_move": None, "plies": None, "complete": False}
+    assert t["nodes"] == 0 and t["reason"] == "time limit"
 
 
 def test_cli_puzzle_board_show(tmp_path):
     p = _cli("puzzle", "generate", "--k", "2", "--seed", "3", "--json", "--svg", str(tmp_path / "p.svg"))
     assert p.returncode == 0, p.stderr
     puz = json.loads(p.stdout)
-    assert puz["k"] == 2 and puz["plies"] == 3 and puz["id"].startswith("qango:6:k2:")
+    assert puz["k"] == 2 and puz["plies"] == 3 and puz["id"].startswith("qango:6,k2:")
     assert (tmp_path / "p.svg").read_text().startswith("<svg")
     s = _cli("solve", puz["id"], "--json")
     assert json.loads(s.stdout)["value"] == "win" and json.loads(s.stdout)["plies"] == 3
@@ -219,8 +223,11 @@ def test_cli_puzzle_board_show(tmp_path):
     assert b.returncode == 0, b.stderr
     board = load_board(str(tmp_path / "b.json"))
     assert len(board.triples) == 12
-    assert json.loads(b.stdout)["id"] == "qango-board:6x6#2"
-    assert load_board("qango-board:6x6#2").to_json()["triples"] == board.to_json()["triples"]
+    assert json.loads(b.stdout)["seed_id"] == "qango:board,w=6,h=6#2"
+    from tanglekit.generators.qango import load_board_spec
+
+    for spec in ("qango-board:6x6#2", "qango:board,w=6,h=6#2", json.loads(b.stdout)["id"]):
+        assert load_board_spec(spec).to_json()["triples"] == board.to_json()["triples"]
     sh = _cli("board", "show", "7plus", "--json")
     assert json.loads(sh.stdout)["patterns"] == {"triple": 12, "square": 24, "line": 28}
     pl = _cli("play", "--bot", "random", "--bot2", "search", "--seed", "1", "--think", "0.2", "--no-colour", "--json")

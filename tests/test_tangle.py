@@ -93,7 +93,7 @@ def test_board_round_trip_and_file_errors():
         ({"rows": ["*x"]}, "not in the legend"),
         ({"rows": ["*.", "", "", ".."]}, "connected"),
         ({"offset": "odd-q"}, "offset"),
-        ({"values": {"hexagon": {"base": 1}}}, "unknown kind"),
+        ({"values": {"hexagon": {"base": 1}}}, "values.hexagon"),
         ({"rows": []}, "rows"),
     ]
     for patch, msg in cases:
@@ -109,7 +109,7 @@ def test_piece_file_errors():
     assert len(load_pieces(good)) == 3
     cases = [
         ([{"name": "A", "value": 1, "count": 1, "turns": ""}, {"name": "B", "value": 2, "count": 1, "sides": [[3, 0]]}], "same shape"),
-        ([{"name": "A", "value": 1, "count": 1, "turns": "RQ"}], "L or R"),
+        ([{"name": "A", "value": 1, "count": 1, "turns": "RQ"}], "turns"),
         ([{"name": "A", "value": 1, "count": 1, "sides": [[1, 0], [5, 0]]}], "not connected"),
         ([{"name": "A", "value": 1, "count": 1, "sides": [[2, 2]]}], "not a hex side"),
         ([{"name": "A", "value": -1, "count": 1, "turns": ""}], "value"),
@@ -315,18 +315,28 @@ def test_first_piece_game_option_and_tile_connection():
     assert opposite in st.legal_placements() and opposite not in s.legal_placements()
 
 
-def test_numba_move_generation_matches_reference():
-    from tanglekit.solver.tangle_movegen import legal_placements_fast, legal_placements_reference
+@pytest.mark.parametrize("players,opts", [
+    (2, {}), (3, {"connection": "tile"}), (2, {"first_piece": "game", "mirror": False}),
+    (4, {"partners": True, "extra_turns": "per-placement"}), (2, {"end_timing": "round", "target_score": 20}),
+])
+def test_engine_move_generation_is_the_reference(players, opts):
+    """The engine's legal_placements (numba kernel) equals the plain rule and the Python-int
+    loop on every position of seeded random games, for every player and rule option."""
+    from tanglekit.games.tangle.movegen import legal_placements_reference
+    from tanglekit.solver.tangle_movegen import legal_placements_fast  # the old import still works
 
-    g = TangleGame(players=2)
-    rng = random.Random(11)
-    s = g.new_state()
+    g = TangleGame(options=TangleOptions(**opts), players=players)
     checked = 0
-    while not s.over:
-        fast = [int(x) for x in legal_placements_fast(s)]
-        assert fast == legal_placements_reference(s) == s.legal_placements()
-        caps = set(s.capturing_placements())
-        assert caps == {p for p in fast if s.capture_points(p)[0] > 0}
-        checked += 1
-        s.push(rng.choice(s.legal_moves()))
-    assert checked > 5
+    for seed in range(2):
+        rng = random.Random(seed * 31 + players)
+        s = g.new_state()
+        while not s.over:
+            for pl in range(players):
+                fast = s.legal_placements(pl)
+                assert fast == legal_placements_reference(s, pl) == s.legal_placements_slow(pl)
+            assert [int(x) for x in legal_placements_fast(s)] == s.legal_placements()
+            caps = set(s.capturing_placements())
+            assert caps == {p for p in s.legal_placements() if s.capture_points(p)[0] > 0}
+            checked += 1
+            s.push(rng.choice(s.legal_moves()))
+    assert checked > 20

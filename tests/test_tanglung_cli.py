@@ -1,6 +1,8 @@
 """`tanglekit tanglung` commands (run as python -m tanglekit.cli_tanglung): JSON forms, errors."""
 
 import json
+
+import pytest
 import subprocess
 import sys
 
@@ -40,7 +42,9 @@ def test_module_imports_no_heavy_module():
 def test_solo_solve_json_and_svg(tmp_path):
     out = json.loads(run("solo", "solve", EXAMPLE, "--start", "3,3", "--json").stdout)
     assert out == {**out, "solvable": True, "moves": 14, "start": [3, 3], "optimal_tours": 2160}
-    assert list(out) == ["solvable", "moves", "start", "path", "optimal_tours"]
+    assert list(out)[:5] == ["solvable", "moves", "start", "path", "optimal_tours"]  # the kept exact form
+    assert out["complete"] is True and out["line"] == [f"{r},{c}" for r, c in out["path"][1:]]
+    assert out["nodes"] > 0 and out["id"] == "tanglung:solo:" + EXAMPLE
     assert out["path"][0] == [3, 3] and len(out["path"]) == 15
     svg = tmp_path / "t.svg"
     text = run("solo", "solve", EXAMPLE, "--svg", str(svg)).stdout
@@ -61,7 +65,8 @@ def test_solo_solve_errors_exit_2():
 
 def test_unsolvable_json():
     out = json.loads(run("solo", "solve", "CFRF/HHRD/BBFB/HRDC", "--json").stdout)
-    assert out == {"solvable": False, "moves": None, "start": [0, 0], "path": [], "optimal_tours": 0}
+    assert out == {**out, "solvable": False, "moves": None, "start": [0, 0], "path": [], "optimal_tours": 0,
+                   "line": [], "complete": True}
 
 
 def test_generate_then_solve_by_id_and_file(tmp_path):
@@ -98,6 +103,10 @@ def test_play_bots_and_analyze(tmp_path):
     f.write_text(json.dumps(state))
     out = json.loads(run("analyze", str(f), "--json").stdout)
     assert out["outcome"] == 1 and out["best"] == "lantern 0,1"
+    assert out["value"] == "win" and out["complete"] is True and out["best_move"] == "lantern 0,1"
+    for limit in (["--depth", "0"], ["--time-limit", "0"], ["--node-limit", "0"]):
+        out = json.loads(run("analyze", str(f), *limit, "--json").stdout)
+        assert out["value"] == "unknown" and out["complete"] is False and out["best"] is None, limit
 
 
 def test_play_human_quits():
@@ -109,3 +118,39 @@ def test_coop_json():
     out = json.loads(run("solo", "coop", EXAMPLE, "--first", "3,3", "--option", "literal_blocking=1", "--json").stdout)
     assert out["moves"] == 14 and out["optimal_sequences"] == 75 and out["starts"] == [[3, 3], [0, 0]]
     assert len(out["sequence"]) == 14
+
+
+@pytest.mark.slow
+def test_docs_tanglung_examples_run(tmp_path, monkeypatch):
+    """Every command in docs/tanglung.md's examples runs as written (in order, in one folder);
+    the Dask one only where the optional extra is installed."""
+    import importlib.util
+    import re
+    import shlex
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "tanglung.md").read_text()
+    blocks = re.findall(r"```(\w*)\n(.*?)```", text, re.S)
+    cmds = [re.split(r"\s{2,}#", ln)[0].strip() for _, block in blocks for ln in block.splitlines()
+            if ln.startswith("tanglekit ")]
+    assert len(cmds) >= 12
+    monkeypatch.chdir(tmp_path)
+    state = next(b for lang, b in blocks if lang == "json")  # the state JSON `analyze state.json` reads
+    (tmp_path / "state.json").write_text(state)
+    from hostile import run_cli
+
+    for c in cmds:
+        if "--executor dask" in c and importlib.util.find_spec("dask") is None:
+            continue
+        code, out, err = run_cli(shlex.split(c)[1:])
+        assert code == 0, (c, err[-800:])
+    assert json.loads((tmp_path / "challenge.json").read_text())["format"] == "tanglekit/tanglung-challenge"
+
+
+def test_play_reads_a_challenge_file_in_a_fresh_process(tmp_path):
+    """The challenge format must be known to `play` without anything imported beforehand."""
+    f = tmp_path / "c.json"
+    run_process("solo", "generate", "--seed", "1", "--out", str(f))
+    p = subprocess.run([sys.executable, "-m", "tanglekit.cli", "play", str(f), "--bots", "perfect"],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0 and "solved in" in p.stdout, p.stderr

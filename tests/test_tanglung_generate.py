@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from tanglekit.errors import SolverError
+from tanglekit.errors import FormatError, SolverError
 from tanglekit.games.tanglung import Layout, TanglungOptions
-from tanglekit.games.tanglung.ids import parse_id
+from tanglekit.generators.ids import resolve
 from tanglekit.games.tanglung.render import svg_grid
 from tanglekit.generators.tanglung import (
     GRADE_THRESHOLDS,
@@ -40,9 +40,9 @@ def test_challenge_is_verified_graded_and_reproducible(difficulty):
 def test_ids_round_trip():
     ch = generate_challenge("medium", seed=5, options=TanglungOptions(literal_blocking=True))
     assert ch.id.startswith("tanglung:solo,medium,literal_blocking=1:")
-    d = parse_id(ch.id)
+    d = resolve(ch.id, expect="tanglung-challenge").value
     assert d.layout == ch.layout and d.options.literal_blocking and d.difficulty == "medium"
-    s = parse_id(ch.seed_id)
+    s = resolve(ch.seed_id).value
     assert s.layout == ch.layout and s.seed == 5
     assert Layout.parse(ch.id) == ch.layout
 
@@ -70,7 +70,7 @@ def test_census_sample_with_checkpoint(tmp_path):
     calls = []
     s2 = census(sample=12, seed=4, checkpoint=cp, chunk=5, on_progress=lambda d, t: calls.append(d))
     assert s2 == s1 and calls == [s1["chunks"]]
-    with pytest.raises(SolverError, match="different"):
+    with pytest.raises(FormatError, match="different census setup"):
         census(sample=13, seed=4, checkpoint=cp, chunk=5)
 
 

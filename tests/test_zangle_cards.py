@@ -53,12 +53,14 @@ def test_toml_deck(tmp_path):
     [
         ({"id": "x", "colour": "red", "cells": [[0, 0]]}, None, FormatError, ["'x'", "red", "1 triangles"]),
         ({"id": "x", "colour": "blue", "cells": [[0, 0], [0, 0]]}, None, ShapeError, ["'x'", "duplicate"]),
-        ({"id": "x", "colour": "blue", "cells": [[0, "a"]]}, None, FormatError, ["'x'", "bad cell"]),
-        ({"id": "x", "colour": "blue", "cells": [[0, 0]], "count": 0}, None, FormatError, ["'x'", "count"]),
+        ({"id": "x", "colour": "blue", "cells": [[0, "a"]]}, None, FormatError, ["cards[0].cells[0][1]", "integer"]),
+        ({"id": "x", "colour": "blue", "cells": [[0, 0]], "count": 0}, None, FormatError, ["cards[0].count", "greater than or equal to 1"]),
         ({"id": "x", "colour": "blue", "cells": [[0, 0]], "count": 2}, 3, FormatError, ["add up to 2"]),
         ({"id": "x", "cells": [[0, 0], [1, 0], [2, 0], [3, 0], [4, 0], [5, 0]]}, None, FormatError,
          ["'x'", "no colour", "6 triangles"]),
-        ({"colour": "blue", "cells": [[0, 0]]}, None, FormatError, ["entry 1", "id"]),
+        ({"colour": "blue", "cells": [[0, 0]]}, None, FormatError, ["cards[0].id", "missing"]),
+            ({"id": "x", "colour": "red", "cells": [[0, 0], [2, 0]]}, None, ShapeError, ["'x'", "not edge-connected"]),
+            ({"id": "x", "colour": "blue", "cells": [[10**6, 0]]}, None, FormatError, ["cards[0].cells[0][0]", "1000"]),
     ],
 )
 def test_bad_deck_errors(entry, total, error, words):
@@ -80,15 +82,20 @@ def test_custom_colours_and_disconnected_shape():
             {"id": "hex", "colour": "orange", "cells": [[0, 0], [1, 0], [2, 0], [0, 1], [1, 1], [2, 1]]},
             {"id": "split", "colour": "red", "cells": [[0, 0], [4, 0]]},
         ],
+        "allow_disconnected": True,
     })
     assert d.cards[0].size == 6 and not d.cards[1].shape.is_connected()
+    assert deck_from_json(d.to_json()).allow_disconnected  # the flag is written back
+    # without the deck's explicit flag a disconnected card is refused, naming the card
+    with pytest.raises(ShapeError, match="card 'split': the cells are not edge-connected"):
+        deck_from_json({"cards": [{"id": "split", "colour": "red", "cells": [[0, 0], [4, 0]]}]})
 
 
 def test_deal_parsing(tmp_path):
     f = tmp_path / "deal.json"
     f.write_text(json.dumps({
         "middle": ["T4-bar", "T2", [[0, 0]], []],
-        "own": ["T2-7", {"cells": [[1, 0], [1, 1]]}, "T4-bar", "Z-2"],
+        "own": ["T2-7", {"cells": [[1, 0], [2, 0]]}, "T4-bar", "Z-2"],
         "middle_pile": ["T3"],
     }))
     deal = load_deal(f)
@@ -106,8 +113,11 @@ def test_deal_parsing(tmp_path):
         ({"middle": ["T2-1"], "own": ["T2-1"]}, ["own[0]", "'T2-1'", "twice"]),
         ({"middle": ["nope"], "own": []}, ["middle[0]", "'nope'"]),
         ({"middle": [], "own": ["T5-a"] * 6}, ["own[5]", "more 'T5-a'"]),
-        ({"middle": []}, ["'own'"]),
-        ({"middle": [], "own": [], "bogus": 1}, ["'bogus'"]),
+        ({"middle": []}, ["at own", "missing"]),
+        ({"middle": [], "own": [], "bogus": 1}, ["at bogus", "unknown field"]),
+        ({"middle": [[[0, 0], [2, 0]]], "own": []}, ["middle[0]", "not edge-connected"]),
+        ({"middle": [[[10**18, 0]]], "own": []}, ["middle[0]", "within"]),
+        ({"middle": [], "draw": [], "piles": [["T1-1"]]}, ["Zangle solo deal file, expected a Zangle deal"]),
         ({"middle": [[[0, 0], [0, 0]]], "own": []}, ["middle[0]", "duplicate"]),
     ],
 )

@@ -39,7 +39,7 @@ def test_find_no_zangle(tmp_path):
     f = tmp_path / "d.json"
     f.write_text(json.dumps({"middle": ["T5-a"], "own": ["T1"]}))
     assert find_command(f).startswith("0 Zangles")
-    assert json.loads(find_command(f, as_json=True)) == {"zangles": []}
+    assert json.loads(find_command(f, as_json=True)) == {"zangles": [], "count": 0, "complete": True}
 
 
 def test_find_custom_deck_errors(tmp_path, deal_file):

@@ -130,7 +130,7 @@ def hex_deck():
         for i, p in enumerate(free_polyiamonds(n)):
             kinds.append((f"P{n}-{i}", p.cells, 2))
     kinds.append(("split", [(0, 0), (3, 1)], 2))  # a disconnected custom card
-    return make_deck("hexdeck", kinds, colours={6: "orange"})
+    return make_deck("hexdeck", kinds, colours={6: "orange"}, allow_disconnected=True)
 
 
 def test_random_hexiamond_deals_match_reference():

@@ -114,7 +114,7 @@ def test_playouts():
 def test_deal_file_and_ids_round_trip(tmp_path):
     d = SoloDeal.from_seed(7, ZangleOptions(piles=6, fill_empty_pile="may"))
     data = d.to_json()
-    assert data["format"] == "tanglekit-zangle-solo/1" and len(data["piles"]) == 6
+    assert data["format"] == "tanglekit/zangle-solo" and len(data["piles"]) == 6
     assert [len(p) for p in data["piles"]] == [1, 2, 3, 4, 5, 6] and len(data["draw"]) == 7
     f = tmp_path / "deal.json"
     f.write_text(json.dumps(data))

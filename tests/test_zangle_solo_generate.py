@@ -14,7 +14,8 @@ from tanglekit.generators.zangle import (
     grade_of,
     greedy_wins,
 )
-from tanglekit.solver.zangle_solo import check_line, deal_from_id, playout_wins, solve_deal
+from tanglekit.generators.zangle import deal_from_id
+from tanglekit.solver.zangle_solo import check_line, playout_wins, solve_deal
 
 
 def test_grade_thresholds():
@@ -54,15 +55,19 @@ def test_six_piles_and_options():
 def test_cli_solve_and_generate(tmp_path):
     text = solo_generate_command(count=1, difficulty="easy", seed=1, as_json=True, svg_dir=tmp_path)
     data = json.loads(text)
-    assert data["grade"] == "easy" and data["deal"]["format"] == "tanglekit-zangle-solo/1"
+    assert data["grade"] == "easy" and data["deal"]["format"] == "tanglekit/zangle-solo"
     assert list(tmp_path.glob("*.svg"))
     f = tmp_path / "ch.json"
     f.write_text(text)
     out = json.loads(solo_solve_command(str(f), as_json=True))
-    assert list(out) == ["solvable", "line", "states"] and out["solvable"] is True
+    # the earlier exact keys first, then the shared vocabulary (docs/json.md)
+    assert list(out)[:3] == ["solvable", "line", "states"] and out["solvable"] is True
+    assert out["nodes"] == out["states"] and out["complete"] is True and out["moves"] == len(out["line"])
+    assert out["line"] == data["line"]  # the solver's line, in the game's notation, as the generator's
     assert json.loads(solo_solve_command(data["id"], as_json=True))["solvable"] is True
-    lost = json.loads(solo_solve_command("zangle:solo,piles=5#0", as_json=True, max_states=3))
-    assert lost["solvable"] in (True, None)
+    for limits in ({"max_states": 0}, {"time_limit": 0}):  # 0 stops at once: unknown, not complete
+        stopped = json.loads(solo_solve_command(data["id"], as_json=True, **limits))
+        assert stopped["solvable"] is None and stopped["complete"] is False and stopped["line"] == []
     txt = solo_solve_command(data["seed_id"], count=True)
     assert "random playouts won" in txt
     two = json.loads(solo_generate_command(count=2, difficulty="medium", seed=3, as_json=True))

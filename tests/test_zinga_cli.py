@@ -59,7 +59,7 @@ def test_game_and_replay(tmp_path):
     f = tmp_path / "g.json"
     run("game", "--players", "3", "--seed", "4", "--out", str(f))
     g = json.loads(f.read_text())
-    assert g["format"] == "zinga-game" and len(g["sheets"]) == 3
+    assert g["format"] == "tanglekit/zinga-game" and g["version"] == 1 and len(g["sheets"]) == 3
     s = json.loads(run("replay", str(f), "--json").stdout)
     assert s["winner"] is not None or s["draw"]
     s2 = json.loads(run("replay", str(f), "--undo", "1", "--json").stdout)

@@ -120,7 +120,16 @@ class Qango(Game):
         if isinstance(instance, Position):
             pos = instance
         elif isinstance(instance, dict):
-            pos = position_from_json(instance, self.board, self.allowed_first)
+            from ...jsonio import identify, validate
+            from .puzzle import PUZZLE_FORMAT
+
+            if identify(instance) is PUZZLE_FORMAT:  # a puzzle file: its position (the ID is the generator's)
+                m = validate(instance, PUZZLE_FORMAT.schema(), "puzzle", "QANGO puzzle")
+                if m.position is None:
+                    raise FormatError("puzzle: has no 'position'")
+                pos = parse_position(m.position, self.board, self.allowed_first)
+            else:
+                pos = position_from_json(instance, self.board, self.allowed_first)
         else:
             pos = parse_position(str(instance), self.board, self.allowed_first)
         if pos.board.name != self.board.name:

@@ -14,7 +14,7 @@ from importlib import resources
 from pathlib import Path
 
 from ...errors import FormatError
-from ...jsonio import read_json_file
+from ...jsonio import check_text_arg, expect_format, read_json_file, register_format, short, validate
 
 #: Built-in board names and the aliases the CLI accepts for them.
 BOARD_ALIASES = {
@@ -50,6 +50,7 @@ class Board:
     max_counters: int | None = None  # the game is a draw after this many counters (None: board full)
     openings: dict = field(default_factory=dict)  # name -> frozenset of cells allowed for counter 1
     colours: tuple[str, ...] | None = None  # optional colour picture (one letter per cell)
+    origin: str | None = None  # PARAMS of the seed ID that regenerates this board (generated boards)
 
     # --- geometry ---------------------------------------------------------------------------
     @property
@@ -223,14 +224,64 @@ def triple_connected(cells, width: int) -> bool:
     return len(seen) == len(cells)
 
 
+def _board_model():
+    """The pydantic schema of a board file (shape and bounds; geometry is checked after it)."""
+    from typing import Annotated, Literal, Optional, Union
+
+    from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+    Cell = Annotated[StrictInt, Field(ge=0, le=10_000)]
+    Text = Annotated[StrictStr, Field(max_length=200)]
+
+    class TripleModel(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        cells: Annotated[list[Cell], Field(max_length=64)]
+        colour: Text = "?"
+
+    class OpeningModel(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        allowed: Optional[Annotated[list[Cell], Field(max_length=64)]] = None
+        forbidden: Optional[Annotated[list[Cell], Field(max_length=64)]] = None
+
+    class BoardModel(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        name: Text = "custom"
+        title: Optional[Text] = None
+        width: Annotated[StrictInt, Field(ge=2, le=9)]
+        height: Annotated[StrictInt, Field(ge=2, le=9)]
+        off_board: Annotated[list[Cell], Field(max_length=64)] = []
+        triples: Annotated[list[Union[TripleModel, Annotated[list[Cell], Field(max_length=64)]]],
+                           Field(max_length=64)] = []
+        max_counters: Optional[Annotated[StrictInt, Field(ge=1, le=63)]] = None
+        openings: Optional[Annotated[dict[Annotated[StrictStr, Field(max_length=60)], OpeningModel],
+                                     Field(max_length=32)]] = None
+        colours: Optional[Annotated[list[Annotated[StrictStr, Field(max_length=9)]], Field(max_length=9)]] = None
+        source: Optional[Annotated[StrictStr, Field(max_length=500)]] = None
+        id: Optional[Annotated[StrictStr, Field(max_length=400)]] = None
+        seed_id: Optional[Annotated[StrictStr, Field(max_length=400)]] = None
+        kind: Optional[Literal["qango-board"]] = None
+
+    return BoardModel
+
+
+def _sniff_board(d) -> bool:
+    return isinstance(d, dict) and "triples" in d and "width" in d and "height" in d
+
+
+BOARD_FORMAT = register_format("tanglekit/qango-board", 1, "QANGO board", _board_model, _sniff_board)
+
+
 def board_from_json(data: dict, where: str = "board") -> Board:
     """Build and validate a board from its JSON form (see docs/qango.md); FormatError on any defect."""
-    if not isinstance(data, dict):
-        raise FormatError(f"{where}: expected a JSON object")
-    try:
-        w, h = int(data["width"]), int(data["height"])
-    except (KeyError, TypeError, ValueError):
-        raise FormatError(f"{where}: needs integer 'width' and 'height'") from None
+    if isinstance(data, dict) and isinstance(data.get("board"), dict) and "triples" not in data:
+        data = data["board"]  # the JSON of `qango board generate --json` holds the board under "board"
+    expect_format(data, BOARD_FORMAT, where)
+    m = validate(data, BOARD_FORMAT.schema(), where, "board")
+    data = m.model_dump(exclude_none=True)
+    data["triples"] = [t for t in data.get("triples", [])]
+    if m.max_counters is None:
+        data["max_counters"] = None
+    w, h = m.width, m.height
     if not (2 <= w <= 9 and 2 <= h <= 9) or w * h > 63:
         raise FormatError(f"{where}: size {w}x{h} out of range (2..9 per side, at most 63 cells)")
     n = w * h
@@ -278,7 +329,7 @@ def board_from_json(data: dict, where: str = "board") -> Board:
             continue
         if not isinstance(spec, dict) or ("allowed" in spec) == ("forbidden" in spec):
             raise FormatError(f"{where}: opening {name!r} needs exactly one of 'allowed' or 'forbidden'")
-        cells = set(spec.get("allowed", spec.get("forbidden")))
+        cells = set(spec["allowed"] if "allowed" in spec else spec["forbidden"])
         if not cells <= on:
             raise FormatError(f"{where}: opening {name!r} names cells off the board: {sorted(cells - on)}")
         allowed = frozenset(cells) if "allowed" in spec else on - frozenset(cells)
@@ -312,20 +363,68 @@ def load_board(spec: "str | Path | dict | Board | None" = None) -> Board:
         return _builtin("qango6")
     if isinstance(spec, dict):
         return board_from_json(spec)
+    check_text_arg(str(spec), "board")
     key = str(spec).strip().lower()
     if key in BOARD_ALIASES:
         return _builtin(BOARD_ALIASES[key])
-    if key.startswith("qango-board:"):  # seed ID of a generated board: qango-board:WxH#SEED
-        try:
-            size, seed = key[len("qango-board:"):].split("#")
-            w, h = (int(v) for v in size.split("x"))
-            seed = int(seed)
-        except ValueError:
-            raise FormatError(f"bad board ID {spec!r}: expected qango-board:WxH#SEED") from None
-        from ...generators.qango import generate_board
-
-        return generate_board(w, h, seed)
+    if key.startswith(("qango-board:", "qango:")):  # IDs are resolved by generators/qango.py (a higher layer)
+        raise FormatError(f"board ID {short(str(spec))}: read it with generators.qango.load_board_spec "
+                          "(the command line does)")
     path = Path(str(spec))
     if path.suffix == ".json" or path.exists():
         return board_from_json(read_json_file(path, "board file"), where=str(path))
-    raise FormatError(f"unknown board {spec!r}: use 6, 7, 7plus or a JSON board file")
+    raise FormatError(f"unknown board {short(str(spec))}: use 6, 7, 7plus, a board ID or a JSON board file")
+
+
+# --- descriptive text form (the board part of shareable IDs) ------------------------------------
+
+LAYOUT_SYMBOLS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+_COLOUR_LETTERS = {"red": "r", "orange": "o", "yellow": "y", "blue": "b", "green": "g", "grey": "e"}
+_LETTER_COLOURS = {v: k for k, v in _COLOUR_LETTERS.items()} | {"x": "?"}
+
+
+def board_layout(board: Board) -> str:
+    """The board as text: rows by '/', a letter per triple, '.' a free cell, '#' off the board,
+    then '@' and one colour letter per triple (r o y b g e; x for another colour)."""
+    owner = {c: k for k, t in enumerate(board.triples) for c in t.cells}
+    rows = []
+    for r in range(board.height):
+        row = ""
+        for c in range(board.width):
+            i = r * board.width + c
+            row += "#" if i in board.off_board else LAYOUT_SYMBOLS[owner[i]] if i in owner else "."
+        rows.append(row)
+    return "/".join(rows) + "@" + "".join(_COLOUR_LETTERS.get(t.colour, "x") for t in board.triples)
+
+
+def board_from_layout(text: str, where: str = "board layout", max_counters: int | None = None) -> Board:
+    """The board of ``board_layout`` text (checked like a board file)."""
+    check_text_arg(text, where, 200)
+    grid, sep, colours = text.partition("@")
+    rows = grid.split("/")
+    if not sep or not rows or any(len(r) != len(rows[0]) for r in rows):
+        raise FormatError(f"{where}: expected rows of equal length by '/', then '@' and a colour letter per triple")
+    w, h = len(rows[0]), len(rows)
+    if not (2 <= w <= 9 and 2 <= h <= 9):
+        raise FormatError(f"{where}: size {w}x{h} out of range (2..9 per side)")
+    off, cells = [], {}
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            i = r * w + c
+            if ch == "#":
+                off.append(i)
+            elif ch != ".":
+                if ch not in LAYOUT_SYMBOLS:
+                    raise FormatError(f"{where}: row {r + 1}, col {c + 1}: unknown symbol {ch!r}")
+                cells.setdefault(LAYOUT_SYMBOLS.index(ch), []).append(i)
+    n = len(cells)
+    if sorted(cells) != list(range(n)) or len(colours) != n:
+        raise FormatError(f"{where}: triples must be lettered a, b, c... in order, with one colour letter each "
+                          f"({n} triples, {len(colours)} colour letters)")
+    bad = [ch for ch in colours if ch not in _LETTER_COLOURS]
+    if bad:
+        raise FormatError(f"{where}: unknown colour letter {bad[0]!r} (r o y b g e x)")
+    data = {"name": "custom", "title": f"custom {w}x{h} board", "width": w, "height": h, "off_board": off,
+            "triples": [{"cells": cells[k], "colour": _LETTER_COLOURS[colours[k]]} for k in range(n)],
+            "max_counters": max_counters}
+    return board_from_json(data, where)

@@ -6,11 +6,47 @@ X (White) moves first; the side to move follows from the counter counts.
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, fields, replace
 
 from ...errors import FormatError, RuleError
-from .board import Board, load_board
+from ...jsonio import check_text_arg, register_format, short, tagged, validate
+from .board import BUILTIN_BOARDS, Board, _builtin, board_from_json, load_board
+
+
+def _position_model():
+    """The pydantic schema of a position file: a board and the counters (text rows or cell lists)."""
+    from typing import Annotated, Literal, Optional, Union
+
+    from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_validator
+
+    Cells = Annotated[list[Annotated[StrictInt, Field(ge=0, le=62)]], Field(max_length=63)]
+
+    class PositionModel(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        board: Optional[Union[Annotated[StrictStr, Field(max_length=300)], dict]] = None
+        position: Optional[Annotated[StrictStr, Field(max_length=400)]] = None
+        x: Optional[Cells] = None
+        o: Optional[Cells] = None
+        to_move: Optional[Union[Literal[0, 1], Literal["X", "O"]]] = None
+        side: Optional[Literal["X", "O"]] = None
+        opening: Optional[Annotated[StrictStr, Field(max_length=60)]] = None
+        outcome: Optional[Literal["X", "O", "draw"]] = None
+        id: Optional[Annotated[StrictStr, Field(max_length=2000)]] = None
+
+        @model_validator(mode="after")
+        def _one_form(self):
+            if (self.position is None) == (self.x is None and self.o is None):
+                raise ValueError("needs either 'position' (rows of . X O #) or cell lists 'x' and 'o'")
+            return self
+
+    return PositionModel
+
+
+def _sniff_position(d) -> bool:
+    return isinstance(d, dict) and ("position" in d or "x" in d) and "k" not in d and "triples" not in d
+
+
+POSITION_FORMAT = register_format("tanglekit/qango-position", 1, "QANGO position", _position_model, _sniff_position)
 
 
 @dataclass(frozen=True)
@@ -165,7 +201,11 @@ class Position:
         return sep.join(rows)
 
     def to_json(self) -> dict:
-        return {"board": self.board.name, "position": self.to_text(), "to_move": self.to_move}
+        """The position file (``tanglekit/qango-position``); a board that is not built in is embedded."""
+        builtin = self.board.name in BUILTIN_BOARDS and _same_board(self.board, _builtin(self.board.name))
+        board = self.board.name if builtin else self.board.to_json()
+        return tagged(POSITION_FORMAT, {"board": board, "position": self.to_text(),
+                                        "to_move": 0 if self.to_move == "X" else 1, "side": self.to_move})
 
     def to_svg(self) -> str:
         from .svg import board_svg
@@ -205,6 +245,12 @@ class Position:
         return self
 
 
+def _same_board(a: Board, b: Board) -> bool:
+    """Same geometry, triples and draw rule (names and colours aside)."""
+    return (a.width, a.height, a.off_board, a.max_counters) == (b.width, b.height, b.off_board, b.max_counters) \
+        and [t.cells for t in a.triples] == [t.cells for t in b.triples]
+
+
 def parse_position(text: str, board: "Board | str | None" = None, allowed_first=None,
                    validate: bool = True) -> Position:
     """Parse the RULES.md text form (rows by newline or '/', '.', 'X', 'O', '#') or ``empty``.
@@ -214,10 +260,16 @@ def parse_position(text: str, board: "Board | str | None" = None, allowed_first=
     """
     if not isinstance(text, str):
         raise FormatError("position must be a string")
+    check_text_arg(text, "position")
     t = text.strip()
     if t.startswith("{"):
-        return position_from_json(json.loads(t), board, allowed_first, validate)
-    if t.lower() in ("empty", ""):
+        from ...jsonio import parse_json_text
+
+        return position_from_json(parse_json_text(t, "inline position", "QANGO position"), board, allowed_first,
+                                  validate)
+    if not t:
+        raise FormatError("empty position: give rows of . X O # (by '/' or newlines) or 'empty'")
+    if t.lower() == "empty":
         b = load_board(board)
         return Position(b, 0, 0, allowed_first)
     rows = [r.strip().replace(" ", "") for r in t.replace("/", "\n").splitlines() if r.strip()]
@@ -227,14 +279,15 @@ def parse_position(text: str, board: "Board | str | None" = None, allowed_first=
         elif len(rows) == 7:
             board = "7plus" if rows[0][:1] == "#" else "7"
         else:
-            raise FormatError(f"position has {len(rows)} rows: expected 6 or 7 (or pass a board)")
+            raise FormatError(f"position has {len(rows)} rows: expected 6 or 7 (or pass a board); "
+                              "rows are separated by '/' or newlines")
     b = load_board(board)
     if len(rows) != b.height:
         raise FormatError(f"position has {len(rows)} rows, board {b.title} has {b.height}")
     x = o = 0
     for r, row in enumerate(rows):
         if len(row) != b.width:
-            raise FormatError(f"position row {r + 1} {row!r} has {len(row)} cells, expected {b.width}")
+            raise FormatError(f"position row {r + 1} {short(row)} has {len(row)} cells, expected {b.width}")
         for c, ch in enumerate(row):
             i = r * b.width + c
             ch = ch.upper()
@@ -253,22 +306,40 @@ def parse_position(text: str, board: "Board | str | None" = None, allowed_first=
     return p.validate() if validate else p
 
 
-def position_from_json(data: dict, board=None, allowed_first=None, validate: bool = True) -> Position:
-    """JSON form: {"board": ..., "position": text} or {"board": ..., "x": [cells], "o": [cells]}."""
-    if not isinstance(data, dict):
-        raise FormatError("position JSON must be an object")
-    b = load_board(board if board is not None else data.get("board"))
-    if "position" in data:
-        return parse_position(data["position"], b, allowed_first, validate)
-    x = o = 0
-    for key in ("x", "o"):
-        for c in data.get(key, []):
-            if not isinstance(c, int) or not 0 <= c < b.n_cells or c in b.off_board:
-                raise FormatError(f"position JSON: {key} cell {c!r} is not on the board")
-        m = sum(1 << c for c in set(data.get(key, [])))
-        x, o = (m, o) if key == "x" else (x, m)
-    p = Position(b, x, o, allowed_first)
-    return p.validate() if validate else p
+def position_from_json(data: dict, board=None, allowed_first=None, validate: bool = True,
+                       where: str = "position JSON") -> Position:
+    """JSON form: {"board": ..., "position": text} or {"board": ..., "x": [cells], "o": [cells]}
+    (schema ``tanglekit/qango-position``; other formats are refused)."""
+    from ...jsonio import expect_format
+
+    expect_format(data, POSITION_FORMAT, where)
+    m = validate_model(data, where)
+    if board is None and m.board is not None:
+        board = board_from_json(m.board, f"{where} board") if isinstance(m.board, dict) else m.board
+    b = load_board(board)
+    if m.position is not None:
+        p = parse_position(m.position, b, allowed_first, validate)
+    else:
+        x = o = 0
+        for key, cells in (("x", m.x or []), ("o", m.o or [])):
+            if len(set(cells)) != len(cells):
+                raise FormatError(f"{where}: {key} lists a cell twice")
+            for c in cells:
+                if not c < b.n_cells or c in b.off_board:
+                    raise FormatError(f"{where}: {key} cell {c} is not on the {b.title} board")
+            mask = sum(1 << c for c in cells)
+            x, o = (mask, o) if key == "x" else (x, mask)
+        p = Position(b, x, o, allowed_first)
+        p = p.validate() if validate else p
+    side = m.side if m.side is not None else {0: "X", 1: "O"}.get(m.to_move, m.to_move)
+    if side is not None and side != p.to_move:
+        raise FormatError(f"{where}: says {side} to move, but the counters give {p.to_move} to move")
+    return p
+
+
+def validate_model(data, where: str):
+    """The position document checked against its schema (one-line FormatError)."""
+    return validate(data, POSITION_FORMAT.schema(), where, "QANGO position")
 
 
 class Game:

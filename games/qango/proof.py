@@ -5,6 +5,14 @@ move ("win" or "loss"), ``plies`` (the claimed bound) and a tree:
 - attacker node: ``[move]`` when the move completes a pattern, else ``[move, [[reply, node], ...]]``
   listing every legal reply of the defender;
 - for a "loss" claim the tree is ``[[move, node], ...]`` with one attacker node per legal move.
+A "no-win" certificate (version 2) claims that ``side`` ("X" or "O") cannot force a win: its tree is
+a strategy of the other side (the holder). At a node where ``side`` is to move the tree lists every
+legal move, ``[[move, node], ...]`` (``[]`` when the game is over: board full or counter limit); at a
+holder node it gives one move, ``[move]`` when that move completes a holder pattern, else
+``[move, node]`` (``null`` when the game is over). ``side`` never completes a pattern on any line.
+A "draw" certificate holds both strategies: ``"trees": {"X": tree, "O": tree}``, where the tree
+under "X" shows that X cannot force a win (a strategy of O) and the one under "O" the converse.
+``plies`` is the longest line (informative).
 The checker replays every line with ``Position.play``; it never calls the solver.
 """
 
@@ -55,8 +63,27 @@ def verify_proof(source) -> dict:
     pos = parse_position(doc.get("position", ""), board, allowed)
     claim, plies = doc.get("claim"), doc.get("plies")
     report = {"ok": False, "claim": claim, "plies": plies, "nodes": 0, "error": None}
+    if claim in ("no-win", "draw"):
+        report["side"] = doc.get("side")
+        counter = [0]
+        try:
+            if claim == "no-win":
+                _hold(pos, doc.get("side"), doc.get("tree"), counter)
+            else:  # a draw: neither side can force a win
+                trees = doc.get("trees")
+                if not isinstance(trees, dict) or set(trees) != {"X", "O"}:
+                    raise ProofError('a draw certificate has "trees": {"X": ..., "O": ...}')
+                for side in ("X", "O"):
+                    _hold(pos, side, trees[side], counter)
+        except ProofError as e:
+            report["error"] = str(e)
+            report["nodes"] = counter[0]
+            return report
+        report["ok"] = True
+        report["nodes"] = counter[0]
+        return report
     if claim not in ("win", "loss") or not isinstance(plies, int) or plies < 0:
-        report["error"] = "claim must be win or loss with a non-negative integer plies"
+        report["error"] = "claim must be win, loss (with a non-negative integer plies) or no-win"
         return report
     counter = [0]
     try:
@@ -140,3 +167,54 @@ def _attack(pos: Position, node, r: int, counter, where: str) -> None:
             if nxt.is_over():
                 raise ProofError(f"{where}>{move}>{y}: the game ends in a draw")
             stack.append((nxt, child, r - 2, f"{where}>{move}>{y}"))
+
+
+def _hold(pos: Position, side, tree, counter) -> None:
+    """``side`` cannot force a win: every line of the holder's strategy ``tree`` ends in a full board
+    (or the counter limit) or a completed holder pattern, and ``side`` never completes one."""
+    if side not in ("X", "O"):
+        raise ProofError("a no-win certificate names the side (X or O) that cannot force a win")
+    if pos.winner() is not None:
+        if pos.winner() == side:
+            raise ProofError("root: the side claimed not to win has already won")
+        return
+    stack = [(pos, tree, "root")]
+    while stack:
+        pos, node, where = stack.pop()
+        if pos.is_over():  # a draw (a win was checked before the position was pushed)
+            if node not in ([], None):
+                raise ProofError(f"{where}: the game is over; expected [] or null")
+            continue
+        if pos.to_move == side:
+            counter[0] += 1
+            if not isinstance(node, list):
+                raise ProofError(f"{where}: a node of {side} lists every legal move")
+            seen = {}
+            for item in node:
+                if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)):
+                    raise ProofError(f"{where}: bad entry {str(item)[:40]}")
+                seen[item[0]] = item[1]
+            legal = set(pos.legal_moves())
+            if set(seen) != legal:
+                missing = sorted(legal - set(seen))
+                extra = sorted(set(seen) - legal)
+                raise ProofError(f"{where}: moves missing {missing[:5]} or illegal {extra[:5]}")
+            for m, sub in seen.items():
+                nxt = pos.play(m)
+                if nxt.winner() == side:
+                    raise ProofError(f"{where}>{m}: {side} completes a pattern")
+                stack.append((nxt, sub, f"{where}>{m}"))
+        else:
+            if not (isinstance(node, list) and node and isinstance(node[0], int) and len(node) <= 2):
+                raise ProofError(f"{where}: a holder node is [move] or [move, node]")
+            m = node[0]
+            if m not in pos.legal_moves():
+                raise ProofError(f"{where}: move {m} is not legal")
+            nxt = pos.play(m)
+            if nxt.winner() is not None:  # the holder completed a pattern: this line is settled
+                if len(node) != 1:
+                    raise ProofError(f"{where}>{m}: the move wins; expected [move]")
+                continue
+            if len(node) != 2:
+                raise ProofError(f"{where}>{m}: the move does not win, so the line must go on")
+            stack.append((nxt, node[1], f"{where}>{m}"))

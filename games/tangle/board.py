@@ -15,11 +15,12 @@ axial side coordinates). Both defaults are **assumed** data (RULES.md), named ``
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import FormatError, ShapeError
-from ...jsonio import read_json_file
+from ...jsonio import check_text_arg, load_json_source, looks_like_json, read_json_file
 from ...shapes.hexsides import (
     OFFSETS,
     Tile,
@@ -29,6 +30,7 @@ from ...shapes.hexsides import (
     side_piece,
 )
 from ...shapes.polyform import Polyform
+from .formats import BOARD, MAX_TILES, PIECES, check_format
 
 DATA = Path(__file__).resolve().parent / "data"
 KINDS = ("plain", "circle", "triangle", "square")
@@ -92,8 +94,8 @@ class Board:
     def to_json(self) -> dict:
         star_kind = self.kinds[self.star]
         return {
-            "format": "tangle-board",
-            "version": 1,
+            "format": BOARD.tag,
+            "version": BOARD.version,
             "name": self.name,
             "assumed": self.assumed,
             "offset": self.offset,
@@ -141,7 +143,7 @@ class PieceSet:
             else:
                 d["sides"] = [list(s) for s in k.shape.cells]
             pieces.append(d)
-        return {"format": "tangle-pieces", "version": 1, "name": self.name,
+        return {"format": PIECES.tag, "version": PIECES.version, "name": self.name,
                 "assumed": self.assumed, "pieces": pieces}
 
 
@@ -151,11 +153,17 @@ class PieceSet:
 def _read_json(spec: str | Path | dict, what: str, suffix: str) -> tuple[dict, str]:
     if isinstance(spec, dict):
         return spec, "<inline>"
-    s = str(spec)
+    if isinstance(spec, str) and looks_like_json(spec):
+        return load_json_source(spec, f"Tangle {what}")
+    s = check_text_arg(str(spec), f"{what} name or path", 4096)
     path = Path(s)
-    if not path.exists():
+    try:
+        found = path.is_file()
+    except OSError:
+        found = False
+    if not found:
         builtin = DATA / f"{s}.{suffix}.json"
-        if builtin.exists():
+        if re.fullmatch(r"[A-Za-z0-9_\-]+", s) and builtin.exists():
             path = builtin
         else:
             names = sorted(p.name.split(".")[0] for p in DATA.glob(f"*.{suffix}.json"))
@@ -165,10 +173,7 @@ def _read_json(spec: str | Path | dict, what: str, suffix: str) -> tuple[dict, s
 
 def parse_board(data: dict, where: str = "<board>") -> Board:
     """A Board from its JSON form; FormatError naming the problem otherwise."""
-    if not isinstance(data, dict):
-        raise FormatError(f"{where}: a board file is a JSON object")
-    if data.get("format", "tangle-board") != "tangle-board":
-        raise FormatError(f"{where}: format is {data.get('format')!r}, expected 'tangle-board'")
+    check_format(data, BOARD, where)
     offset = data.get("offset", "even-r")
     if offset not in OFFSETS:
         raise FormatError(f"{where}: offset must be even-r or odd-r, not {offset!r}")
@@ -219,6 +224,8 @@ def parse_board(data: dict, where: str = "<board>") -> Board:
             kinds.append(kind)
     if not tiles:
         raise FormatError(f"{where}: the board has no tiles")
+    if len(tiles) > MAX_TILES:
+        raise FormatError(f"{where}: the board has {len(tiles)} tiles (at most {MAX_TILES})")
     if star < 0:
         raise FormatError(f"{where}: no Center Star tile (mark one tile with the star letter)")
     _check_connected(tiles, where)
@@ -256,10 +263,7 @@ def _check_connected(tiles: list[Tile], where: str) -> None:
 
 def parse_pieces(data: dict, where: str = "<pieces>") -> PieceSet:
     """A PieceSet from its JSON form; FormatError naming the problem otherwise."""
-    if not isinstance(data, dict):
-        raise FormatError(f"{where}: a piece-set file is a JSON object")
-    if data.get("format", "tangle-pieces") != "tangle-pieces":
-        raise FormatError(f"{where}: format is {data.get('format')!r}, expected 'tangle-pieces'")
+    check_format(data, PIECES, where)
     raw = data.get("pieces")
     if not isinstance(raw, list) or not raw:
         raise FormatError(f"{where}: pieces must be a non-empty list")

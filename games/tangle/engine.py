@@ -24,6 +24,7 @@ from ...shapes.hexsides import (
     tile_sides,
 )
 from .board import Board, PieceSet, load_board, load_pieces
+from .formats import PUZZLE, STATE, check_format
 from .rules import TangleOptions
 
 PASS = -1
@@ -266,7 +267,16 @@ class TangleState:
         return self.occ == 0 or bool(g.pl_nbr[p] & self.occ)
 
     def legal_placements(self, player: int | None = None) -> list[int]:
-        """Placement indices the player (default: the one to move) may make now."""
+        """Placement indices the player (default: the one to move) may make now, ascending
+        (the numba kernel of ``movegen.py``; ``legal_placements_slow`` is the Python loop)."""
+        if self.over:
+            return []
+        from .movegen import legal_placements_fast
+
+        return legal_placements_fast(self, player).tolist()
+
+    def legal_placements_slow(self, player: int | None = None) -> list[int]:
+        """The same list as ``legal_placements``, by Python-int bitsets kind by kind."""
         g = self.game
         pl = self.to_move if player is None else player
         if self.over:
@@ -482,7 +492,7 @@ class TangleState:
     # --- serialisation -------------------------------------------------------------------
     def to_json(self) -> dict:
         g = self.game
-        d = {"format": "tangle-state", "version": 1}
+        d = {"format": STATE.tag, "version": STATE.version}
         d.update(g.spec())
         d["moves"] = [g.move_json(p) for p in self.moves]
         d["scores"] = list(self.scores)
@@ -504,8 +514,8 @@ def game_from_spec(spec: dict) -> TangleGame:
     pieces = load_pieces(spec.get("pieces", "tangle-default"))
     options = TangleOptions.from_dict(spec.get("options"))
     players = spec.get("players", 2)
-    if not isinstance(players, int):
-        raise FormatError("players must be an integer 2-4")
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
+        raise FormatError("players must be a whole number from 2 to 4")
     return TangleGame(board, pieces, options, players)
 
 
@@ -520,28 +530,42 @@ def cached_game(spec: dict) -> TangleGame:
     return g
 
 
-def state_from_json(data: dict, where: str = "<state>") -> TangleState:
-    """Replay a state file's move log; FormatError/RuleError naming the bad move."""
-    if not isinstance(data, dict):
-        raise FormatError(f"{where}: a state file is a JSON object")
-    if data.get("format", "tangle-state") not in ("tangle-state", "tangle-puzzle"):
-        raise FormatError(f"{where}: format is {data.get('format')!r}, expected 'tangle-state'")
-    g = cached_game(data)
+def state_from_json(data: dict, where: str = "<state>", expect=None) -> TangleState:
+    """Replay a state (or puzzle) file's move log after checking its format and schema;
+    FormatError/RuleError naming the bad move, or a stored score or turn the replay contradicts."""
+    check_format(data, expect or (STATE, PUZZLE), where)
+    try:
+        g = cached_game(data)
+    except (FormatError, RuleError) as e:
+        msg = str(e)
+        raise type(e)(msg if msg.startswith(where) else f"{where}: {msg}") from None
     s = g.new_state()
-    moves = data.get("moves", [])
-    if not isinstance(moves, list):
-        raise FormatError(f"{where}: moves must be a list")
-    for i, m in enumerate(moves):
-        p = g.parse_move(m)
+    for i, m in enumerate(data["moves"]):
+        try:
+            p = g.parse_move(m)
+        except FormatError as e:
+            raise FormatError(f"{where}: move {i + 1}: {e}") from None
         if not s.is_legal(p):
-            raise RuleError(f"{where}: move {i + 1} ({g.move_text(p)}) is illegal in that position")
+            what = "the game is over" if s.over else "illegal in that position"
+            if p != PASS and not s.over and s.remaining[s.to_move][g.pl_kind[p]] <= 0:
+                k = g.pieces.kinds[g.pl_kind[p]]
+                what = f"one {k.name} too many: player {s.to_move} has used all {k.count} of the set"
+            raise RuleError(f"{where}: move {i + 1} ({g.move_text(p)}) is {what}")
         s._apply(p)
+    if data.get("scores") is not None and list(data["scores"]) != s.scores:
+        raise FormatError(f"{where}: scores {data['scores']} do not match the move log (replayed: {s.scores})")
+    if data.get("to_move") is not None and data["to_move"] != s.to_move:
+        raise FormatError(f"{where}: to_move {data['to_move']} does not match the move log (replayed: {s.to_move})")
+    if data.get("over") is not None and data["over"] != s.over:
+        raise FormatError(f"{where}: over is {str(data['over']).lower()} but the move log says "
+                          f"{str(s.over).lower()}")
     return s
 
 
-def load_state(spec: str | Path | dict) -> TangleState:
-    """A state from a JSON file path or a parsed object (a puzzle file works too)."""
+def load_state(spec: str | Path | dict, expect=None) -> TangleState:
+    """A state from a JSON file path or a parsed object (a puzzle file works too); ``expect``
+    narrows the formats accepted (default: a Tangle position or puzzle)."""
     if isinstance(spec, dict):
-        return state_from_json(spec)
+        return state_from_json(spec, expect=expect)
     path = Path(spec)
-    return state_from_json(read_json_file(path, "state file"), str(path))
+    return state_from_json(read_json_file(path, "Tangle position"), str(path), expect)

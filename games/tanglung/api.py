@@ -12,6 +12,7 @@ match's layout comes from the seed; dark cards are hidden from both players
 from __future__ import annotations
 
 from ...errors import FormatError, RuleError
+from ...jsonio import short
 from ..api import TERMINAL, EngineState, Game, replay_from_json, split_params
 from .cards import CardSet, load_card_set
 from .duel import DuelGame, describe_action, parse_action
@@ -27,12 +28,15 @@ def _cell_text(i: int) -> str:
 
 
 def _parse_cell(text: str) -> int:
+    t = str(text).replace(" ", "")
     try:
-        r, c = (int(x) for x in str(text).replace(" ", "").split(","))
+        if len(t) > 40:
+            raise ValueError
+        r, c = (int(x) for x in t.split(","))
     except ValueError:
-        raise FormatError(f"bad cell {text!r}: expected row,col like 1,2") from None
+        raise FormatError(f"bad cell {short(text)}: expected row,col like 1,2") from None
     if not (0 <= r < 4 and 0 <= c < 4):
-        raise FormatError(f"cell {text!r} is off the 4x4 grid")
+        raise FormatError(f"cell {short(text)} is off the 4x4 grid")
     return idx(r, c)
 
 
@@ -44,6 +48,10 @@ class _TanglungGame(Game):
         setup, opts = split_params(params, self.setup_params)
         self.options = TanglungOptions.from_dict(opts)
         cards = setup["cards"]
+        if isinstance(cards, dict):
+            cards = CardSet.from_json(cards)
+        elif cards is not None and not isinstance(cards, (CardSet, str)):
+            raise FormatError("cards: expected a card set (inline counts like C2R3B3F3H3D2, a file or its JSON)")
         self.card_set: CardSet | None = cards if isinstance(cards, CardSet) or cards is None else load_card_set(cards)
 
 
@@ -120,10 +128,15 @@ class TanglungSolo(_TanglungGame):
         if start is None:
             layout, starts = self._layout_from_seed(seed), ()
         else:
-            if not isinstance(start, dict) or "layout" not in start:
+            if not isinstance(start, dict) or not isinstance(start.get("layout"), str):
                 raise FormatError(f"{self.name} start must be {{'layout': ..., 'starts': [[r, c], ...]}}")
             layout = Layout.parse(start["layout"])
-            starts = tuple(idx(*map(int, s)) for s in start.get("starts") or ())
+            raw = start.get("starts") or ()
+            if not isinstance(raw, (list, tuple)) or len(raw) > 2 or not all(
+                    isinstance(s, (list, tuple)) and len(s) == 2 and all(type(v) is int and 0 <= v < 4 for v in s)
+                    for s in raw):
+                raise FormatError(f"{self.name} start: 'starts' must be up to 2 cells [row, col] in 0..3")
+            starts = tuple(idx(*s) for s in raw)
         if not starts:
             starts = tuple(layout.roosters()[: self.boxes])
         if len(starts) != self.boxes:
@@ -276,7 +289,10 @@ class TanglungDuel(_TanglungGame):
             if not isinstance(start, dict) or not isinstance(start.get("layouts"), list):
                 raise FormatError("tanglung-duel start must be {'layouts': [layout, ...]}")
             layouts = [str(Layout.parse(x)) for x in start["layouts"]]
-        first = int(self.params.get("first_starter", 0))
+        first = self.params.get("first_starter", 0)
+        if str(first) not in ("0", "1"):
+            raise RuleError("first_starter must be 0 or 1 (the player who starts the first match)")
+        first = int(first)
         engine = DuelGame(self.options, seed, first, self.card_set, list(layouts))
         return TanglungDuelState(self, engine, seed, start)
 

@@ -1,84 +1,77 @@
-"""Shareable IDs of Tanglung solo challenges.
+"""Tanglung's part of the shareable IDs: the challenge description (the layout) and its PARAMS.
 
-Descriptive form ``tanglung:solo,PARAMS:LAYOUT`` holds the whole instance (PARAMS: the grade
-and any rule options that differ from the defaults, e.g. ``solo,hard,literal_blocking=1``);
-seed form ``tanglung:solo,PARAMS#SEED`` regenerates it with the generator.
+The grammar and the registry are in ``generators/ids.py``; the generator module builds and
+resolves the IDs. Here (games layer, no generator import) only what a challenge ID *says*:
+
+    tanglung:solo[,GRADE][,OPTION=VALUE...][,cards=C2R4B2F4H2D2]:LAYOUT     descriptive
+    tanglung:solo[,GRADE][,OPTION=VALUE...][,cards=...]#SEED               seed
+
+Rule options that differ from the defaults and a card set other than ``tanglung-default`` are
+always in PARAMS, so the seed form regenerates exactly the challenge printed beside it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ...errors import FormatError
+from ...errors import FormatError, TanglekitError
+from ...jsonio import short
+from .cards import CardSet, default_card_set, parse_card_counts
 from .layout import Layout
 from .rules import TanglungOptions
 
 PREFIX = "tanglung"
+KIND = "tanglung-challenge"
+GRADES = ("easy", "medium", "hard", "expert")
 
 
 @dataclass(frozen=True)
-class ChallengeId:
-    """A parsed ID: the grade (or None), rule options, and the layout or the seed."""
+class ChallengeSpec:
+    """What a challenge ID stands for: the layout and everything needed to solve or play it."""
 
-    difficulty: str | None
-    options: TanglungOptions
-    layout: Layout | None = None
+    layout: Layout
+    options: TanglungOptions = field(default_factory=TanglungOptions)
+    card_set: CardSet = field(default_factory=default_card_set)
+    difficulty: str | None = None
     seed: int | None = None
-
-    def params(self) -> str:
-        parts = ["solo"]
-        if self.difficulty:
-            parts.append(self.difficulty)
-        default = TanglungOptions().to_json()
-        for k, v in self.options.to_json().items():
-            if default[k] != v:
-                parts.append(f"{k}={int(v) if isinstance(v, bool) else v}")
-        return ",".join(parts)
-
-    def descriptive(self) -> str:
-        if self.layout is None:
-            raise FormatError("this ID has no layout yet (seed form)")
-        return f"{PREFIX}:{self.params()}:{self.layout}"
-
-    def seeded(self) -> str:
-        if self.seed is None:
-            raise FormatError("this ID has no seed (descriptive form)")
-        return f"{PREFIX}:{self.params()}#{self.seed}"
+    start: int | None = None  # the generator's start Rooster (seed form); None = the better one
 
 
-def parse_id(text: str) -> ChallengeId:
-    """Parse either form; the seed form is regenerated (so ``.layout`` is always set)."""
-    s = text.strip()
-    if not s.lower().startswith(PREFIX + ":"):
-        raise FormatError(f"not a Tanglung ID: {text!r} (expected tanglung:solo,...)")
-    rest = s[len(PREFIX) + 1 :]
-    seed = None
-    if "#" in rest:
-        params, _, seed_text = rest.partition("#")
-        layout_text = None
-        try:
-            seed = int(seed_text)
-        except ValueError:
-            raise FormatError(f"ID {text!r}: seed must be an integer") from None
-    else:
-        params, sep, layout_text = rest.partition(":")
-        if not sep:
-            raise FormatError(f"ID {text!r}: expected tanglung:PARAMS:LAYOUT or tanglung:PARAMS#SEED")
-    items = [p for p in params.split(",") if p]
-    if not items or items[0] != "solo":
-        raise FormatError(f"ID {text!r}: only solo challenge IDs are defined (tanglung:solo,...)")
+def id_params(difficulty: str | None, options: TanglungOptions, card_set: CardSet | None) -> tuple[list[str], dict]:
+    """(bare words, key=value pairs) of a challenge's PARAMS: grade, options off their defaults
+    (booleans as 1/0, as earlier IDs wrote them), then the card set when not the default."""
+    flags = ["solo"] + ([difficulty] if difficulty else [])
+    values: dict = {}
+    default = TanglungOptions().to_json()
+    for k, v in options.to_json().items():
+        if default[k] != v:
+            values[k] = int(v) if isinstance(v, bool) else v
+    if card_set is not None and not card_set.same_cards(default_card_set()):
+        values["cards"] = card_set.inline()
+    return flags, values
+
+
+def decode_params(flags: list[str], values: dict[str, str], where: str) -> tuple[str | None, TanglungOptions, CardSet]:
+    """Grade, options and card set from an ID's PARAMS; anything unknown is a FormatError."""
+    if not flags or flags[0] != "solo":
+        raise FormatError(f"{where}: only solo challenge IDs are defined (tanglung:solo,...)")
     difficulty = None
-    opts: dict[str, str] = {}
-    for item in items[1:]:
-        if "=" in item:
-            k, _, v = item.partition("=")
-            opts[k] = v
-        else:
-            difficulty = item
-    options = TanglungOptions.from_dict(opts)
-    if seed is not None:
-        from ...generators.tanglung import generate_challenge
+    for f in flags[1:]:
+        if f not in GRADES or difficulty is not None:
+            raise FormatError(f"{where}: unknown parameter {short(f)} (a grade: {', '.join(GRADES)})")
+        difficulty = f
+    opts = {k: v for k, v in values.items() if k != "cards"}
+    try:
+        options = TanglungOptions.from_dict(opts)
+        card_set = parse_card_counts(values["cards"], "card set") if "cards" in values else default_card_set()
+    except TanglekitError as e:
+        raise FormatError(f"{where}: {e}") from None
+    return difficulty, options, card_set
 
-        ch = generate_challenge(difficulty or "medium", seed=seed, options=options)
-        return ChallengeId(difficulty, options, ch.layout, seed)
-    return ChallengeId(difficulty, options, Layout.parse(layout_text), None)
+
+def decode_description(text: str, options: TanglungOptions, card_set: CardSet, where: str) -> Layout:
+    """The layout of a descriptive ID, checked against the card set and the options."""
+    try:
+        return Layout.parse(text).validate(card_set, options)
+    except TanglekitError as e:
+        raise FormatError(f"{where}: {e}") from None

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from math import factorial
 
 from ...errors import FormatError, RuleError
+from ...jsonio import short
 from .cards import EMPTY, KINDS, ROOSTER, CardSet, default_card_set
 from .rules import TanglungOptions
 
@@ -61,7 +62,7 @@ class Layout:
         for ch in self.cells:
             if ch not in KINDS and ch != EMPTY:
                 raise FormatError(
-                    f"unknown card letter {ch!r} in layout (use {''.join(KINDS)} or '.')"
+                    f"unknown card letter {short(ch)} in layout (use {''.join(KINDS)} or '.')"
                 )
 
     # -- text ------------------------------------------------------------------------------
@@ -71,15 +72,16 @@ class Layout:
         if not isinstance(text, str):
             raise FormatError("a layout must be a string like CRBF/HDFR/BHFB/RHDC")
         s = text.strip()
-        if s.lower().startswith("tanglung:"):
-            from .ids import parse_id
-
-            return parse_id(s).layout
+        if s.lower().startswith("tanglung:"):  # a descriptive challenge ID: its layout
+            params, sep, description = s[len("tanglung:"):].partition(":")
+            if not sep or "#" in params:
+                raise FormatError(f"{short(s)} is a seed ID: resolve it with tanglekit.generators.ids.resolve")
+            s = description
         rows = [r for r in s.replace("\n", "/").replace(" ", "/").replace(",", "/").split("/") if r]
         if len(rows) == 1 and len(rows[0]) == N_CELLS:
             rows = [rows[0][i : i + SIZE] for i in range(0, N_CELLS, SIZE)]
         if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
-            raise FormatError(f"layout {text!r}: expected 4 rows of 4 letters, like CRBF/HDFR/BHFB/RHDC")
+            raise FormatError(f"layout {short(text)}: expected 4 rows of 4 letters, like CRBF/HDFR/BHFB/RHDC")
         return cls(tuple(ch.upper() if ch != EMPTY else ch for r in rows for ch in r))
 
     def __str__(self) -> str:

@@ -47,8 +47,8 @@ class TanglungOptions:
             raise RuleError(
                 f"match_starter must be 'alternate', 'loser' or 'winner', not {self.match_starter!r}"
             )
-        if int(self.max_turns) < 1 or int(self.max_matches) < 3:
-            raise RuleError("max_turns must be >= 1 and max_matches >= 3")
+        if not 1 <= int(self.max_turns) <= 100_000 or not 3 <= int(self.max_matches) <= 1000:
+            raise RuleError("max_turns must be in 1..100000 and max_matches in 3..1000")
 
     def to_json(self) -> dict:
         return asdict(self)

@@ -14,9 +14,8 @@ down cards are hidden information (``observation_string``).
 from __future__ import annotations
 
 from ...errors import FormatError, RuleError
-from ...shapes.polyform import Polyform
 from ..api import TERMINAL, EngineState, Game, replay_from_json, split_params
-from .cards import PAINT, Card, Deck, default_deck, load_deck
+from .cards import Card, Deck, default_deck, load_deck
 from .engine import Action, GameState
 from .rules import ZangleOptions
 from .solo import MIDDLE as SOLO_MIDDLE, SoloGame
@@ -156,24 +155,9 @@ class ZangleState(EngineState):
         return head + f"; points {totals}\n" + self.observation_string(0)
 
     def to_svg(self) -> str:
-        from ...shapes.render import svg_sheet
+        from .svg import state_svg
 
-        e = self.engine
-        cards: list[tuple[str, Card]] = [(f"middle {i}", c) for i, c in enumerate(e.middle)]
-        if isinstance(e, SoloGame):
-            cards += [(f"pile {i}", p[-1]) for i, p in enumerate(e.piles) if p]
-        else:
-            cards += [(f"P{p} card {j}", c) for p in range(e.players) for j, c in enumerate(e.own[p])]
-        if not cards:
-            return '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><text x="10" y="25">' \
-                   'no cards face up</text></svg>'
-        shapes = [c.shape if c.shape is not None else _Z_SHAPE for _, c in cards]
-        labels = [f"{where}: {c.id}" for where, c in cards]
-        colours = [PAINT.get(c.colour, "#999999") for _, c in cards]
-        return svg_sheet(shapes, cols=max(len(e.middle), 3), labels=labels, colours=colours)
-
-
-_Z_SHAPE = Polyform([(0, 0)])  # a Z card (no shape) is drawn as one white triangle
+        return state_svg(self.engine)
 
 
 class _ZangleGame(Game):

@@ -15,7 +15,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from typing import Annotated, Any, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
 from ...errors import FormatError, ShapeError
+from ...shapes.catalogue import free_polyforms
+from ...jsonio import (MAX_BYTES, _name, decode_text, expect_format, parse_json_text, read_bytes,
+                       register_format, short, tagged, validate)
 from ...shapes.lattice import TRIANGLE
 from ...shapes.polyform import Polyform
 
@@ -34,6 +41,43 @@ PAINT: dict[str, str] = {
 }
 
 DEFAULT_DECK_NAME = "zangle-default"
+MAX_COORD = 1000  # card cells lie within this of the origin (a card has at most MAX_CARD_CELLS)
+MAX_CARD_CELLS = 20  # larger cards make the tiling table (every piece set of their area) too slow to build
+MAX_KINDS = 1000
+MAX_DECK = 10_000  # cards in a deck
+
+Coord = Annotated[StrictInt, Field(ge=-MAX_COORD, le=MAX_COORD)]
+CellModel = Annotated[list[Coord], Field(min_length=2, max_length=2)]
+CellsModel = Annotated[list[CellModel], Field(max_length=MAX_CARD_CELLS)]
+
+
+class _CardKind(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    id: StrictStr = Field(min_length=1, max_length=64)
+    colour: Optional[StrictStr] = Field(None, max_length=40)
+    count: StrictInt = Field(1, ge=1, le=MAX_DECK)
+    cells: CellsModel
+
+
+class _DeckFile(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: Optional[StrictStr] = Field(None, max_length=200)
+    assumed: StrictBool = False
+    note: StrictStr = Field("", max_length=5000)
+    total: Optional[StrictInt] = Field(None, ge=0, le=MAX_DECK)
+    by_triangles: Optional[dict[StrictStr, Annotated[StrictInt, Field(ge=0, le=MAX_DECK)]]] = None
+    colours: Optional[dict[StrictStr, Annotated[StrictStr, Field(max_length=40)]]] = None
+    allow_disconnected: StrictBool = False
+    cards: list[_CardKind] = Field(min_length=1, max_length=MAX_KINDS)
+
+
+def _sniff_deck(d) -> bool:
+    cards = d.get("cards")
+    return bool(cards) and isinstance(cards, list) and all(
+        isinstance(e, dict) and "cells" in e and "id" in e for e in cards)
+
+
+DECK_FORMAT = register_format("tanglekit/zangle-deck", 1, "Zangle deck", _DeckFile, _sniff_deck)
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,23 +124,54 @@ class Card:
         return self
 
 
-def shape_from_cells(cells, where: str) -> Polyform | None:
-    """A card shape from a JSON cell list; ``[]`` is a Z card. Errors name ``where``."""
+def shape_from_cells(cells, where: str, allow_disconnected: bool = False) -> Polyform | None:
+    """A card shape from a JSON cell list; ``[]`` is a Z card. A card is a polyiamond: cells
+    within ``MAX_COORD``, no duplicate, edge-connected (unless ``allow_disconnected``, a deck's
+    explicit choice). Errors name ``where``."""
     if not isinstance(cells, list):
         raise FormatError(f"{where}: cells must be a list of [x, y] pairs, got {type(cells).__name__}")
     if not cells:
         return None
+    if len(cells) > MAX_CARD_CELLS:
+        raise FormatError(f"{where}: a card has at most {MAX_CARD_CELLS} triangles, got {len(cells)}")
     for c in cells:
         if (
             not isinstance(c, (list, tuple))
             or len(c) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in c)
         ):
-            raise FormatError(f"{where}: bad cell {c!r}: expected [x, y] with integer x and y")
+            raise FormatError(f"{where}: bad cell {short(c)}: expected [x, y] with integer x and y")
+        if not all(-MAX_COORD <= v <= MAX_COORD for v in c):
+            raise FormatError(f"{where}: cell coordinates must be within -{MAX_COORD}..{MAX_COORD}")
     try:
-        return Polyform([tuple(c) for c in cells], TRIANGLE)
+        shape = Polyform([tuple(c) for c in cells], TRIANGLE)
     except ShapeError as e:
         raise ShapeError(f"{where}: {e}") from None
+    if not allow_disconnected and not shape.is_connected():
+        raise ShapeError(f"{where}: the cells are not edge-connected (a card is a polyiamond; a deck file "
+                         "may allow disconnected cards with \"allow_disconnected\": true)")
+    return shape
+
+
+def load_document(source, fmt, what: str | None = None):
+    """(data, where) of a JSON file or inline JSON meant to be a ``fmt`` file; a JSON-lines file
+    (a move log) is named as what it is rather than "not valid JSON"."""
+    from ...jsonio import identify, load_json_source
+
+    try:
+        return load_json_source(source, what or fmt.title)
+    except FormatError as e:
+        if "Extra data" not in str(e) or (isinstance(source, str) and source.lstrip()[:1] in "{["):
+            raise
+        try:
+            first = read_bytes(source, "file").splitlines()[0].decode("utf-8")
+            other = identify(parse_json_text(first, "line 1"))
+        except (FormatError, IndexError, UnicodeDecodeError):
+            other = None
+        if other is None or other is fmt:
+            raise
+        where = _name(Path(str(source)))
+        raise FormatError(f"{where}: this is a {other.title} file (JSON lines), expected a {fmt.title}") from None
 
 
 def colour_for(size: int, colours: dict[int, str] | None = None) -> str | None:
@@ -113,6 +188,7 @@ class Deck:
     note: str = ""
     colours: dict[int, str] = field(default_factory=lambda: dict(DEFAULT_COLOURS))
     kinds: tuple[tuple[str, str, Polyform | None, int], ...] = ()
+    allow_disconnected: bool = False
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -147,7 +223,6 @@ class Deck:
 
     def to_json(self) -> dict:
         data = {
-            "format": "tanglekit-zangle-deck/1",
             "name": self.name,
             "assumed": self.assumed,
             "note": self.note,
@@ -160,19 +235,25 @@ class Deck:
         extra = {str(k): v for k, v in self.colours.items() if DEFAULT_COLOURS.get(k) != v}
         if extra:
             data["colours"] = extra
-        return data
+        if self.allow_disconnected:
+            data["allow_disconnected"] = True
+        return tagged(DECK_FORMAT, data)
 
 
 def deck_from_json(data: dict, source: str = "deck") -> Deck:
-    """Build and validate a deck from its parsed JSON/TOML form; errors name the card and problem."""
-    if not isinstance(data, dict):
-        raise FormatError(f"{source}: a deck file must hold an object with a 'cards' list")
+    """Build and validate a deck from its parsed JSON/TOML form: format tag, schema (field types
+    and ranges), then content (connected cards, colours, counts); errors name the card and problem."""
+    expect_format(data, DECK_FORMAT, source)
+    validate(data, _DeckFile, source, "deck")
+    if sum(e["count"] for e in data["cards"] if isinstance(e, dict) and "count" in e) > MAX_DECK:
+        raise FormatError(f"{source}: more than {MAX_DECK} cards in a deck")
+    allow = bool(data.get("allow_disconnected", False))
     colours = dict(DEFAULT_COLOURS)
     for k, v in (data.get("colours") or {}).items():
         try:
             colours[int(k)] = str(v)
         except ValueError:
-            raise FormatError(f"{source}: colours key {k!r} is not a triangle count") from None
+            raise FormatError(f"{source}: colours key {short(k)} is not a triangle count") from None
     entries = data.get("cards")
     if not isinstance(entries, list) or not entries:
         raise FormatError(f"{source}: missing or empty 'cards' list")
@@ -185,10 +266,10 @@ def deck_from_json(data: dict, source: str = "deck") -> Deck:
         kid = e.get("id")
         if not isinstance(kid, str) or not kid:
             raise FormatError(f"{source}: card entry {n + 1} has no string 'id'")
-        where = f"{source}: card {kid!r}"
+        where = f"{source}: card {short(kid)}"
         if "cells" not in e:
             raise FormatError(f"{where}: missing 'cells'")
-        shape = shape_from_cells(e["cells"], where)
+        shape = shape_from_cells(e["cells"], where, allow)
         size = 0 if shape is None else shape.area
         colour = e.get("colour", colours.get(size))
         want = colours.get(size)
@@ -214,6 +295,8 @@ def deck_from_json(data: dict, source: str = "deck") -> Deck:
     by_size = data.get("by_triangles")
     if by_size:
         for k, want in by_size.items():
+            if not k.isdigit():
+                raise FormatError(f"{source}: by_triangles key {short(k)} is not a triangle count")
             have = sum(1 for c in cards if c.size == int(k))
             if have != want:
                 raise FormatError(f"{source}: {have} cards with {k} triangles, but 'by_triangles' says {want}")
@@ -224,6 +307,7 @@ def deck_from_json(data: dict, source: str = "deck") -> Deck:
         note=str(data.get("note", "")),
         colours=colours,
         kinds=tuple(kinds),
+        allow_disconnected=allow,
     )
 
 
@@ -232,15 +316,16 @@ def load_deck(path: str | Path | None = None) -> Deck:
     if path is None:
         return default_deck()
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise FormatError(f"{p}: cannot read deck file ({e.strerror})") from None
-    try:
-        data = tomllib.loads(text) if p.suffix.lower() == ".toml" else json.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
-        raise FormatError(f"{p}: not valid {'TOML' if p.suffix.lower() == '.toml' else 'JSON'}: {e}") from None
-    return deck_from_json(data, str(p))
+    where = _name(p)
+    if p.suffix.lower() == ".toml":
+        text = decode_text(read_bytes(p, "deck file", MAX_BYTES // 8), where, "deck file")
+        try:
+            data = tomllib.loads(text)
+        except (tomllib.TOMLDecodeError, RecursionError, ValueError) as e:
+            raise FormatError(f"{where}: not valid TOML ({str(e).splitlines()[0][:120]})") from None
+    else:
+        data, where = load_document(p, DECK_FORMAT, "deck file")
+    return deck_from_json(data, where)
 
 
 @lru_cache(maxsize=1)
@@ -251,24 +336,12 @@ def default_deck() -> Deck:
 
 
 def free_polyiamonds(n: int) -> list[Polyform]:
-    """All free, edge-connected polyiamonds of ``n`` triangles (canonical, sorted); small n only."""
-    if n < 1:
-        return []
-    level = {Polyform([(0, 0)]).canonical("free")}
-    for _ in range(n - 1):
-        nxt: set[Polyform] = set()
-        for p in level:
-            cells = p.cellset
-            for c in p.cells:
-                for nb in TRIANGLE.neighbours(c):
-                    if nb not in cells:
-                        nxt.add(Polyform(list(cells) + [nb]).canonical("free"))
-        level = nxt
-    return sorted(level)
+    """All free, edge-connected polyiamonds of ``n`` triangles (canonical, sorted)."""
+    return free_polyforms(n, "triangle")
 
 
 def make_deck(name: str, kinds: Iterable[tuple[str, Sequence | None, int]], colours=None,
-              assumed: bool = False, note: str = "") -> Deck:
+              assumed: bool = False, note: str = "", allow_disconnected: bool = False) -> Deck:
     """Build a deck from ``(kind id, cells or None, count)`` triples (colours from the size)."""
     cmap = dict(DEFAULT_COLOURS)
     cmap.update(colours or {})
@@ -276,7 +349,8 @@ def make_deck(name: str, kinds: Iterable[tuple[str, Sequence | None, int]], colo
     for kid, cells, count in kinds:
         cl = [] if not cells else [list(c) for c in cells]
         entries.append({"id": kid, "colour": cmap.get(len(cl)), "cells": cl, "count": count})
-    data = {"name": name, "assumed": assumed, "note": note, "cards": entries}
+    data = {"name": name, "assumed": assumed, "note": note, "cards": entries,
+            "allow_disconnected": allow_disconnected}
     if colours:
         data["colours"] = {str(k): v for k, v in colours.items()}
     return deck_from_json(data, name)

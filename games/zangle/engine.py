@@ -13,11 +13,14 @@ import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Annotated, Any, Literal, Optional, Sequence
 
 import numpy as np
 
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
 from ...errors import FormatError, RuleError
+from ...jsonio import _name, expect_format, parse_json_text, read_text_file, register_format, validate
 from .cards import Card, Deck, default_deck, deck_from_json
 from .rules import ZangleOptions
 
@@ -74,13 +77,45 @@ class Action:
         return self.kind
 
 
+class _ActionModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    kind: Literal[ACTION_KINDS]  # type: ignore[valid-type]
+    target: StrictStr = Field("", max_length=100)
+    pieces: list[Annotated[StrictStr, Field(max_length=100)]] = Field(default_factory=list, max_length=64)
+    z: list[Annotated[StrictStr, Field(max_length=100)]] = Field(default_factory=list, max_length=64)
+    src: StrictInt = Field(-1, ge=-1, le=64)
+    dst: StrictInt = Field(-1, ge=-1, le=64)
+
+
+class _LogHeader(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    game: Literal["solo", "turn", "speed"]
+    seed: StrictInt = Field(0, ge=-(2**63), le=2**63 - 1)
+    options: Optional[dict[StrictStr, Any]] = Field(None, max_length=20)
+    params: dict[StrictStr, Any] = Field(default_factory=dict, max_length=10)
+    deck: Optional[StrictStr] = Field(None, max_length=200)
+    deck_data: Optional[dict[StrictStr, Any]] = None
+
+
+class _LogMove(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    player: Optional[StrictInt] = Field(None, ge=-4, le=64)
+    action: _ActionModel
+
+
+LOG_FORMAT = register_format("tanglekit/zangle-log", 1, "Zangle move log", _LogHeader,
+                             lambda d: d.get("game") in ("solo", "turn", "speed") and "seed" in d)
+_PARAM_KEYS = {"solo": {"layout"}, "turn": {"players", "rounds", "position"},
+               "speed": {"players", "rounds", "skills", "model"}}
+MAX_ROUNDS = 100
+
 _ACTION_CACHE: dict[tuple, list[Action]] = {}
 _ACTION_CACHE_MAX = 200_000
 
 
 def zangle_actions(middle: Sequence[Card], own: Sequence[Card], deck: Deck, options: ZangleOptions) -> list[Action]:
     """Every legal Zangle on (middle, own) as actions, best first (memoised by card ids)."""
-    from ...solver.zangle_finder import deck_table, find_zangles
+    from .moves import deck_table, find_zangles
 
     if not middle or not own:
         # rule 3 needs a card from each place (Z cards included): nothing to search
@@ -182,6 +217,8 @@ class GameState:
     # -- move log ------------------------------------------------------------------------
     def log_header(self) -> dict:
         h = {
+            "format": LOG_FORMAT.tag,
+            "version": LOG_FORMAT.version,
             "game": self.game,
             "seed": self.seed,
             "options": self.options.to_json(),
@@ -231,51 +268,107 @@ def replay_log(source: str | Path | Sequence[str], deck: Deck | None = None) -> 
     from .speed import SpeedGame
     from .turn import TurnGame
 
-    if isinstance(source, (str, Path)):
-        try:
-            lines = Path(source).read_text(encoding="utf-8").splitlines()
-        except OSError as e:
-            raise FormatError(f"{source}: cannot read move log ({e.strerror})") from None
-    else:
-        lines = list(source)
-    lines = [ln for ln in lines if ln.strip()]
-    if not lines:
-        raise FormatError("empty move log")
-    try:
-        head = json.loads(lines[0])
-        moves = [json.loads(ln) for ln in lines[1:]]
-    except json.JSONDecodeError as e:
-        raise FormatError(f"move log is not JSON lines: {e}") from None
+    text = read_text_file(source, LOG_FORMAT.title) if isinstance(source, (str, Path)) else "\n".join(source)
+    where = _name(Path(source)) if isinstance(source, (str, Path)) else "move log"
+    try:  # one JSON document (another kind of file, pretty-printed) is judged as a whole
+        docs = [parse_json_text(text, where, LOG_FORMAT.title)] if text.strip() else []
+    except FormatError:
+        docs = [parse_json_text(ln, f"{where} line {n}", LOG_FORMAT.title)
+                for n, ln in enumerate(text.splitlines(), 1) if ln.strip()]
+    if not docs:
+        raise FormatError(f"{where}: empty move log")
+    head = docs[0]
+    expect_format(head, LOG_FORMAT, f"{where} line 1")
+    h = validate(head, _LogHeader, f"{where} line 1", "move log header")
     games = {"solo": SoloGame, "turn": TurnGame, "speed": SpeedGame}
-    cls = games.get(head.get("game"))
-    if cls is None:
-        raise FormatError(f"move log: unknown game {head.get('game')!r}")
-    if deck is None and "deck_data" in head:
-        deck = deck_from_json(head["deck_data"], "move log deck")
-    state = cls(
-        seed=head.get("seed", 0),
-        options=ZangleOptions.from_json(head.get("options")),
-        deck=deck,
-        **head.get("params", {}),
-    )
-    for i, m in enumerate(moves, 2):
-        if m.get("player") is not None and m["player"] != state.current_player():
-            raise FormatError(f"move log line {i}: player {m['player']} is not to move")
+    cls = games[h.game]
+    bad = sorted(set(h.params) - _PARAM_KEYS[h.game])
+    if bad:
+        raise FormatError(f"{where} line 1 at params: unknown parameter {bad[0][:40]!r} of the {h.game} game")
+    for k in ("players", "rounds"):
+        v = h.params.get(k)
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= MAX_ROUNDS):
+            raise FormatError(f"{where} line 1 at params.{k}: expected a whole number 1..{MAX_ROUNDS}")
+    if deck is None and h.deck_data is not None:
+        deck = deck_from_json(h.deck_data, f"{where} deck")
+    try:
+        state = cls(seed=h.seed, options=ZangleOptions.from_json(h.options), deck=deck, **h.params)
+    except RuleError as e:
+        raise FormatError(f"{where} line 1: {e}") from None
+    except (TypeError, ValueError, KeyError, AttributeError, ArithmeticError) as e:
+        raise FormatError(f"{where} line 1 at params: not a valid {h.game} game set-up ({type(e).__name__})") from None
+    for i, m in enumerate(docs[1:], 2):
+        mv = validate(m, _LogMove, f"{where} line {i}", "move")
+        if mv.player is not None and mv.player != state.current_player():
+            raise FormatError(f"{where} line {i}: player {mv.player} is not to move")
         try:
-            state.apply(Action.from_json(m.get("action")))
+            state.apply(Action.from_json(m["action"]))
         except RuleError as e:
-            raise FormatError(f"move log line {i}: {e}") from None
+            raise FormatError(f"{where} line {i}: {e}") from None
     return state
+
+
+OWN_PILE = 10  # own draw pile per player at a round's start (turn and speed games)
+FACE_UP = 4  # own face-up cards (and each player's hand in a bonus round)
+MIDDLE = 4  # face-up middle cards
 
 
 class RoundScoredGame(GameState):
     """Turn and speed games: points per round, lowest total after the last round wins, a tie
-    for the lowest total goes to a bonus round between the tied players."""
+    for the lowest total goes to a bonus round between the tied players. ``_deal_round`` is the
+    one round set-up both games use."""
 
     players: int
     round_points: list
     winners: list
     over: bool
+    rng: random.Random
+
+    def _deal_round(self, bonus: list[int] | None = None) -> None:
+        """Shuffle the whole deck from the game's RNG and deal a round: ``OWN_PILE`` cards to each
+        seat's own draw pile (a bonus round: ``FACE_UP`` cards face up, no pile), the rest is the
+        middle draw pile; ``_before_refill`` may move cards (handicaps), then the middle and every
+        seat's face-up cards are refilled."""
+        cards = list(self.deck.cards)
+        self.rng.shuffle(cards)
+        self.bonus = bonus
+        self.seats = list(range(self.players)) if bonus is None else list(bonus)
+        n = self.players
+        self.own: list[list[Card]] = [[] for _ in range(n)]
+        self.own_pile: list[list[Card]] = [[] for _ in range(n)]
+        self.won: list[list[Card]] = [[] for _ in range(n)]  # Zangles built this round
+        k = 0
+        for p in self.seats:
+            if bonus is None:
+                self.own_pile[p] = cards[k : k + OWN_PILE]
+                k += OWN_PILE
+            else:
+                self.own[p] = cards[k : k + FACE_UP]
+                k += FACE_UP
+        self.middle_pile: list[Card] = cards[k:]
+        self._before_refill()
+        self.middle: list[Card] = []
+        self._refill_middle()
+        for p in self.seats:
+            self._refill_own(p)
+
+    def _before_refill(self) -> None:
+        """Hook between dealing and the first refill (the speed game's level-4 handicap)."""
+
+    def face_up_limit(self, p: int) -> int:
+        return FACE_UP
+
+    def _refill_middle(self) -> None:
+        while len(self.middle) < MIDDLE and self.middle_pile:
+            self.middle.append(self.middle_pile.pop(0))
+
+    def _refill_own(self, p: int) -> None:
+        limit = self.face_up_limit(p)
+        while len(self.own[p]) < limit and self.own_pile[p]:
+            self.own[p].append(self.own_pile[p].pop(0))
+
+    def cards_left(self, p: int) -> int:
+        return len(self.own[p]) + len(self.own_pile[p])
 
     def _start_round(self, bonus=None) -> None:
         raise NotImplementedError

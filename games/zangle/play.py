@@ -39,6 +39,15 @@ def play_game(mode: str, players: int | None = None, bots: Sequence[str] | None 
 
     ``bots`` names one bot per player (a single name is used for every player); default greedy.
     """
+    state, res = play_state(mode, players, bots, seed, options, deck, **params)
+    if log_path is not None:
+        state.write_log(log_path)
+    return res
+
+
+def play_state(mode: str, players: int | None = None, bots: Sequence[str] | None = None, seed: int = 0,
+               options: ZangleOptions | None = None, deck: Deck | None = None, **params) -> tuple:
+    """``play_game`` without writing: (the finished state, the score table)."""
     if players is None:
         players = 1 if mode == "solo" else (len(bots) if bots and len(bots) > 1 else 2)
     names = list(bots or ["greedy"])
@@ -51,9 +60,7 @@ def play_game(mode: str, players: int | None = None, bots: Sequence[str] | None 
     while not state.is_terminal():
         p = state.current_player()
         state.apply(agents[p].choose(state))
-    if log_path is not None:
-        state.write_log(log_path)
-    return {
+    return state, {
         "mode": mode,
         "seed": seed,
         "players": players,

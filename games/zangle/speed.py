@@ -26,11 +26,9 @@ import random
 from dataclasses import dataclass
 
 from ...errors import RuleError
-from .cards import Card
-from .engine import TERMINAL, Action, RoundScoredGame, zangle_actions
+from .engine import FACE_UP, MIDDLE, OWN_PILE, TERMINAL, Action, RoundScoredGame, zangle_actions
 
-OWN_PILE = 10
-MIDDLE = 4
+__all__ = ["MIDDLE", "OWN_PILE", "SpeedGame", "SpeedModel"]
 
 
 @dataclass(frozen=True)
@@ -89,51 +87,24 @@ class SpeedGame(RoundScoredGame):
 
     # -- rounds ----------------------------------------------------------------------------
     def _start_round(self, bonus: list[int] | None = None) -> None:
-        cards = list(self.deck.cards)
-        self.rng.shuffle(cards)
-        self.bonus = bonus
-        self.seats = list(range(self.players)) if bonus is None else list(bonus)
-        self.own: list[list[Card]] = [[] for _ in range(self.players)]
-        self.own_pile: list[list[Card]] = [[] for _ in range(self.players)]
-        self.won: list[list[Card]] = [[] for _ in range(self.players)]  # Zangles built this round
-        k = 0
-        for p in self.seats:
-            if bonus is None:
-                self.own_pile[p] = cards[k : k + OWN_PILE]
-                k += OWN_PILE
-            else:
-                self.own[p] = cards[k : k + 4]
-                k += 4
-        self.middle_pile: list[Card] = cards[k:]
-        if bonus is None:
-            for p in self.seats:
-                if self.levels[p] >= 4:
-                    extra = self.middle_pile[: self.model.level4_cards]
-                    del self.middle_pile[: self.model.level4_cards]
-                    self.own_pile[p] += extra
-        self.middle: list[Card] = []
-        self._refill_middle()
-        for p in self.seats:
-            self._refill_own(p)
+        self._deal_round(bonus)
         self.events = 0
         self.next_time = [math.inf] * self.players
         self.false_pending = [False] * self.players
         self._zcache: dict[int, list[Action]] = {}
         self._resample(self.seats)
 
-    def _refill_middle(self) -> None:
-        while len(self.middle) < MIDDLE and self.middle_pile:
-            self.middle.append(self.middle_pile.pop(0))
+    def _before_refill(self) -> None:
+        """Level 4 of the equalizer: extra cards from the middle draw pile to the own draw pile."""
+        if self.bonus is None:
+            for p in self.seats:
+                if self.levels[p] >= 4:
+                    extra = self.middle_pile[: self.model.level4_cards]
+                    del self.middle_pile[: self.model.level4_cards]
+                    self.own_pile[p] += extra
 
     def face_up_limit(self, p: int) -> int:
-        return 4 if self.bonus is not None else self.model.face_up[self.levels[p]]
-
-    def _refill_own(self, p: int) -> None:
-        while len(self.own[p]) < self.face_up_limit(p) and self.own_pile[p]:
-            self.own[p].append(self.own_pile[p].pop(0))
-
-    def cards_left(self, p: int) -> int:
-        return len(self.own[p]) + len(self.own_pile[p])
+        return FACE_UP if self.bonus is not None else self.model.face_up[self.levels[p]]
 
     def zangles_for(self, p: int) -> list[Action]:
         if p not in self._zcache:

@@ -14,12 +14,9 @@ from __future__ import annotations
 import random
 
 from ...errors import RuleError
-from .cards import Card
-from .engine import TERMINAL, Action, RoundScoredGame, zangle_actions
+from .engine import FACE_UP, MIDDLE, OWN_PILE, TERMINAL, Action, RoundScoredGame, zangle_actions
 
-OWN_PILE = 10
-FACE_UP = 4
-MIDDLE = 4
+__all__ = ["FACE_UP", "MIDDLE", "OWN_PILE", "TurnGame"]
 
 
 class TurnGame(RoundScoredGame):
@@ -63,27 +60,7 @@ class TurnGame(RoundScoredGame):
     def _start_round(self, bonus: list[int] | None = None) -> None:
         if self.position is not None and self.round_no == 0 and bonus is None:
             return self._start_from_position()
-        cards = list(self.deck.cards)
-        self.rng.shuffle(cards)
-        self.bonus = bonus
-        self.seats = list(range(self.players)) if bonus is None else list(bonus)
-        n = self.players
-        self.own: list[list[Card]] = [[] for _ in range(n)]
-        self.own_pile: list[list[Card]] = [[] for _ in range(n)]
-        self.won: list[list[Card]] = [[] for _ in range(n)]  # Zangles built this round
-        k = 0
-        for p in self.seats:
-            if bonus is None:
-                self.own_pile[p] = cards[k : k + OWN_PILE]
-                k += OWN_PILE
-            else:
-                self.own[p] = cards[k : k + FACE_UP]
-                k += FACE_UP
-        self.middle_pile: list[Card] = cards[k:]
-        self.middle: list[Card] = []
-        self._refill_middle()
-        for p in self.seats:
-            self._refill_own(p)
+        self._deal_round(bonus)
         # the dealer rotates each round; the dealer starts
         self.starter = self.seats[self.round_no % len(self.seats)]
         self.turn_index = 0  # position in the cycle that started with the starter
@@ -119,17 +96,6 @@ class TurnGame(RoundScoredGame):
         self.quiet_turns = 0
         self.turns = 0
         self._zangles = None
-
-    def _refill_middle(self) -> None:
-        while len(self.middle) < MIDDLE and self.middle_pile:
-            self.middle.append(self.middle_pile.pop(0))
-
-    def _refill_own(self, p: int) -> None:
-        while len(self.own[p]) < FACE_UP and self.own_pile[p]:
-            self.own[p].append(self.own_pile[p].pop(0))
-
-    def cards_left(self, p: int) -> int:
-        return len(self.own[p]) + len(self.own_pile[p])
 
     def zangles(self) -> list[Action]:
         if self._zangles is None:

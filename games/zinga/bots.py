@@ -109,7 +109,7 @@ def get_bot(name: str | BotProfile) -> BotProfile:
     if isinstance(name, BotProfile):
         return name
     if name not in BOTS:
-        raise BotError(f"unknown bot strength {name!r}: choose {', '.join(BOTS)}")
+        raise BotError(f"unknown bot strength {str(name)[:40]!r}: choose {', '.join(BOTS)}")
     return BOTS[name]
 
 

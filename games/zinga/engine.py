@@ -12,9 +12,33 @@ import json
 from dataclasses import dataclass, field
 
 from ...errors import FormatError, RuleError
+from ...jsonio import expect_format, register_format, short, tagged, validate
 from .rules import (BLUE9, COLOURS, LINE_MASKS, MAX_BLUNDERS, MAX_PLUS, N_CELLS, N_NUMBERS, WHITE,
                     ZingaOptions, code_of, name_of)
 from .sheet import Sheet, sheets_from_json, sheets_to_json
+
+MAX_MOVES = 500_000  # a game file longer than this is refused (bot games end within a few thousand)
+
+
+def _game_model():
+    """The pydantic schema of a game file (shape and bounds; moves and sheets are read after)."""
+    from typing import Annotated, Any, Optional, Union
+
+    from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+    class GameModel(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        first: Annotated[StrictInt, Field(ge=0, le=59)] = 0
+        options: Optional[dict[Annotated[StrictStr, Field(max_length=40)],
+                               Union[StrictBool, Annotated[StrictInt, Field(ge=1, le=10**9)]]]] = None
+        sheets: Annotated[list[Any], Field(min_length=2, max_length=60)]
+        moves: Annotated[list[Annotated[StrictStr, Field(max_length=80)]], Field(max_length=MAX_MOVES)]
+
+    return GameModel
+
+
+GAME_FORMAT = register_format("tanglekit/zinga-game", 1, "Zinga game", _game_model,
+                              lambda d: isinstance(d, dict) and {"sheets", "moves", "first"} <= set(d))
 
 MOVE_KINDS = ("roll", "claim", "silent", "correct", "none", "stop", "go", "bonus", "cancel",
               "accept", "announce", "take")
@@ -56,9 +80,11 @@ class Move:
     @classmethod
     def parse(cls, text: str) -> "Move":
         """Parse the text form (e.g. 'roll 3 4 1 6 2 5', 'claim 2 red 7', 'stop 1')."""
+        if not isinstance(text, str) or len(text) > 200:
+            raise FormatError(f"bad Zinga move {short(text)}: expected text like 'roll 1 2 3 4 5 6'")
         t = text.split()
         if not t or t[0] not in MOVE_KINDS:
-            raise FormatError(f"bad Zinga move {text!r}: expected one of {', '.join(MOVE_KINDS)}")
+            raise FormatError(f"bad Zinga move {short(text)}: expected one of {', '.join(MOVE_KINDS)}")
         k = t[0]
         try:
             if k == "roll":
@@ -87,7 +113,7 @@ class Move:
         except (IndexError, ValueError) as e:
             if isinstance(e, FormatError):
                 raise
-            raise FormatError(f"bad Zinga move {text!r}: {e}") from None
+            raise FormatError(f"bad Zinga move {short(text)}: {str(e)[:100]}") from None
 
 
 def available_codes(dice, active: bool) -> set[int]:
@@ -477,21 +503,37 @@ class ZingaGame:
 
     def undo(self, n: int = 1) -> "ZingaGame":
         """A new game equal to this one without its last ``n`` moves."""
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise RuleError(f"cannot undo {short(n)} moves: give a whole number >= 0")
         if n > len(self.moves):
             raise RuleError(f"cannot undo {n} moves: the log has {len(self.moves)}")
         return ZingaGame.replay(self.sheets, self.moves[:len(self.moves) - n], self.options, self.first)
 
     def to_json(self) -> dict:
-        return {"format": "zinga-game", "first": self.first, "options": self.options.to_json(),
-                "sheets": sheets_to_json(self.sheets)["sheets"], "moves": [m.text() for m in self.moves]}
+        """The game file (``tanglekit/zinga-game``): sheets, options, first player and the move log."""
+        return tagged(GAME_FORMAT, {"first": self.first, "options": self.options.to_json(),
+                                    "sheets": sheets_to_json(self.sheets)["sheets"],
+                                    "moves": [m.text() for m in self.moves]})
 
     @classmethod
-    def from_json(cls, data: dict) -> "ZingaGame":
-        if not isinstance(data, dict) or data.get("format") != "zinga-game":
-            raise FormatError("not a zinga-game file (format 'zinga-game' expected)")
-        sheets = sheets_from_json({"sheets": data.get("sheets", [])}, "game")
-        return cls.replay(sheets, data.get("moves", []), ZingaOptions.from_dict(data.get("options")),
-                          int(data.get("first", 0)))
+    def from_json(cls, data: dict, where: str = "game") -> "ZingaGame":
+        """A game file, replayed move by move (a bad move names its number)."""
+        if isinstance(data, dict) and data.get("format") == "zinga-game":  # the tag before the prefix
+            data = {k: v for k, v in data.items() if k != "format"}
+        elif isinstance(data, dict) and data.get("format") in ("zinga-sheets", "zinga-sheet"):
+            raise FormatError(f"{where}: this is a Zinga sheet set file, expected a Zinga game")
+        elif not isinstance(data, dict) or "format" not in data:
+            if not isinstance(data, dict) or not {"sheets", "moves"} <= set(data):
+                expect_format(data, GAME_FORMAT, where)
+                raise FormatError(f"{where}: not a Zinga game file (needs 'sheets' and 'moves')")
+        expect_format(data, GAME_FORMAT, where)
+        m = validate(data, GAME_FORMAT.schema(), where, "Zinga game")
+        sheets = sheets_from_json({"sheets": m.sheets}, f"{where} sheets")
+        if len(sheets) < 2:
+            raise FormatError(f"{where}: a game needs at least 2 sheets, has {len(sheets)}")
+        if m.first >= len(sheets):
+            raise FormatError(f"{where}: first player {m.first} out of range 0..{len(sheets) - 1}")
+        return cls.replay(sheets, m.moves, ZingaOptions.from_dict(m.options), m.first)
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1)

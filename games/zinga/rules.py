@@ -20,6 +20,7 @@ BLUE = COLOURS.index("blue")
 BLUE9 = BLUE * N_NUMBERS + 9 - 1
 MAX_PLUS = 3
 MAX_BLUNDERS = 3
+MAX_TURNS = 1_000_000  # the largest max_turns option (bot games end within a few hundred rolls)
 
 
 def _lines() -> tuple[tuple[int, ...], ...]:
@@ -88,8 +89,10 @@ class ZingaOptions:
             v = getattr(self, f.name)
             if f.type in ("bool", bool) and not isinstance(v, bool):
                 raise RuleError(f"Zinga option {f.name} must be true or false, not {v!r}")
-        if not isinstance(self.max_turns, int) or self.max_turns < 1:
-            raise RuleError(f"Zinga option max_turns must be a positive integer, not {self.max_turns!r}")
+        if isinstance(self.max_turns, bool) or not isinstance(self.max_turns, int) or not 1 <= self.max_turns <= MAX_TURNS:
+            shown = repr(self.max_turns) if not isinstance(self.max_turns, int) or abs(self.max_turns) < 10**12 \
+                else "a larger number"
+            raise RuleError(f"Zinga option max_turns must be a whole number 1..{MAX_TURNS}, not {shown[:40]}")
 
     def to_json(self) -> dict:
         return asdict(self)

@@ -7,12 +7,48 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import FormatError
-from ...jsonio import read_json_file
+from ...jsonio import expect_format, read_json_file, register_format, short, tagged, validate
 from .rules import CENTRE, BLUE9, COLOURS, LINES, N_CELLS, N_NUMBERS, SIZE, code_of, name_of
 
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX"  # 60 symbols, one per code
-SHEET_FORMAT = "zinga-sheet"
-SET_FORMAT = "zinga-sheets"
+SHEET_FORMAT = "zinga-sheet"  # the tag of a sheet inside a set (and of a lone-sheet file before tags had a prefix)
+SET_FORMAT = "zinga-sheets"  # the tag sheet-set files had before ``tanglekit/zinga-sheets``
+MAX_SHEETS = 60  # a set file holds at most this many sheets (the generator makes up to 12)
+
+
+def _sheet_models():
+    """Pydantic schemas of a sheet and of a sheet-set file (shape and bounds; cells are read after)."""
+    from typing import Annotated, Any, Literal, Optional, Union
+
+    from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+    Text = Annotated[StrictStr, Field(max_length=40)]
+    Cell = Union[Text, Annotated[list[Union[Text, StrictInt]], Field(min_length=2, max_length=2)],
+                 dict[Literal["colour", "number"], Union[Text, StrictInt]]]
+    Row = Annotated[list[Cell], Field(min_length=SIZE, max_length=SIZE)]
+
+    class SheetModel(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        format: Optional[Literal["zinga-sheet", "tanglekit/zinga-sheet"]] = None
+        version: Optional[Literal[1]] = None
+        name: Optional[Union[Text, StrictInt]] = None
+        rows: Annotated[list[Row], Field(min_length=SIZE, max_length=SIZE)]
+
+    class SheetSetModel(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        sheets: Annotated[list[Union[SheetModel, Annotated[list[Row], Field(min_length=SIZE, max_length=SIZE)]]],
+                          Field(min_length=1, max_length=MAX_SHEETS)]
+        meta: Optional[dict[Annotated[StrictStr, Field(max_length=40)], Any]] = None
+
+    return SheetModel, SheetSetModel
+
+
+def _sniff_set(d) -> bool:
+    return isinstance(d, dict) and "sheets" in d and isinstance(d["sheets"], list) and set(d) <= {"sheets", "meta"}
+
+
+SHEETS_FORMAT = register_format("tanglekit/zinga-sheets", 1, "Zinga sheet set", lambda: _sheet_models()[1],
+                                _sniff_set)
 
 
 @dataclass(frozen=True)
@@ -56,7 +92,7 @@ class Sheet:
 
     # --- formats -----------------------------------------------------------------------------
     def to_json(self) -> dict:
-        d = {"format": SHEET_FORMAT, "rows": self.rows()}
+        d: dict = {"format": SHEET_FORMAT, "rows": self.rows()}
         if self.name:
             d["name"] = self.name
         return d
@@ -69,10 +105,10 @@ class Sheet:
     @classmethod
     def from_compact(cls, text: str, name: str = "") -> "Sheet":
         if len(text) != N_CELLS:
-            raise FormatError(f"compact sheet {text!r} must have 25 characters, has {len(text)}")
+            raise FormatError(f"compact sheet {short(text)} must have 25 characters, has {len(text)}")
         bad = [ch for ch in text if ch not in ALPHABET]
         if bad:
-            raise FormatError(f"compact sheet {text!r} has bad character {bad[0]!r}")
+            raise FormatError(f"compact sheet {short(text)} has bad character {bad[0]!r}")
         return cls(tuple(ALPHABET.index(ch) for ch in text), name)
 
     @classmethod
@@ -83,8 +119,8 @@ class Sheet:
         """
         where = name or "sheet"
         if isinstance(data, dict):
-            if "format" in data and data["format"] != SHEET_FORMAT:
-                raise FormatError(f"{where}: format is {data['format']!r}, expected {SHEET_FORMAT!r}")
+            if "format" in data and data["format"] not in (SHEET_FORMAT, "tanglekit/zinga-sheet"):
+                raise FormatError(f"{where}: format is {short(data['format'])}, expected {SHEET_FORMAT!r}")
             name = str(data.get("name", name))
             where = name or where
             if "rows" not in data:
@@ -110,16 +146,16 @@ def _parse_cell(cell, where: str) -> int:
         if isinstance(cell, str):
             parts = cell.replace(",", " ").split()
             if len(parts) != 2:
-                raise FormatError(f"{where}: cell {cell!r} must be 'colour number', e.g. 'red 7'")
+                raise FormatError(f"{where}: cell {short(cell)} must be 'colour number', e.g. 'red 7'")
             colour, number = parts
         elif isinstance(cell, (list, tuple)) and len(cell) == 2:
             colour, number = cell
         elif isinstance(cell, dict) and {"colour", "number"} <= set(cell):
             colour, number = cell["colour"], cell["number"]
         else:
-            raise FormatError(f"{where}: cannot read cell {cell!r}")
-        if isinstance(number, bool) or not str(number).strip().lstrip("-").isdigit():
-            raise FormatError(f"{where}: number {number!r} is not an integer")
+            raise FormatError(f"{where}: cannot read cell {short(cell)}")
+        if isinstance(number, bool) or not str(number).strip().lstrip("-").isdigit() or len(str(number)) > 6:
+            raise FormatError(f"{where}: number {short(number)} is not an integer (1..12)")
         return code_of(colour, int(number))
     except FormatError:
         raise
@@ -150,26 +186,33 @@ def validate_codes(codes, where: str = "sheet") -> None:
 
 
 def sheets_to_json(sheets: list[Sheet], meta: dict | None = None) -> dict:
-    d = {"format": SET_FORMAT, "sheets": [s.to_json() for s in sheets]}
+    """A sheet-set file (``tanglekit/zinga-sheets``)."""
+    d = {"sheets": [s.to_json() for s in sheets]}
     if meta:
         d["meta"] = meta
-    return d
+    return tagged(SHEETS_FORMAT, d)
 
 
 def sheets_from_json(data, where: str = "sheets") -> list[Sheet]:
-    """A list of sheets from a set file, a single-sheet file, or a bare list of sheets."""
-    if isinstance(data, dict) and data.get("format", SET_FORMAT) == SET_FORMAT and "sheets" in data:
-        items = data["sheets"]
-    elif isinstance(data, dict) and "rows" in data:
-        return [Sheet.from_json(data, data.get("name", where))]
-    elif isinstance(data, list) and data and isinstance(data[0], dict):
-        items = data
-    else:
-        raise FormatError(f"{where}: expected a {SET_FORMAT!r} file with 'sheets' or a sheet with 'rows'")
-    if not isinstance(items, list) or not items:
-        raise FormatError(f"{where}: 'sheets' must be a non-empty list")
-    return [Sheet.from_json(s, str(s.get("name", i + 1)) if isinstance(s, dict) else str(i + 1))
-            for i, s in enumerate(items)]
+    """A list of sheets from a set file, a single-sheet file, or a bare list of sheets; other
+    formats and malformed files are refused (one line naming the field or the cell)."""
+    if isinstance(data, list):
+        data = {"sheets": data}
+    if isinstance(data, dict) and data.get("format") in (SET_FORMAT, SHEET_FORMAT, "tanglekit/zinga-sheet"):
+        tag = data["format"]
+        data = {k: v for k, v in data.items() if k not in ("format", "version")}
+        if tag != SET_FORMAT:  # a lone sheet (old tag)
+            data = {"sheets": [{"format": SHEET_FORMAT, **data}]}
+    if isinstance(data, dict) and "rows" in data and "sheets" not in data and "format" not in data:
+        data = {"sheets": [data]}
+    expect_format(data, SHEETS_FORMAT, where)
+    m = validate(data, SHEETS_FORMAT.schema(), where, "Zinga sheet set")
+    out = []
+    for i, sm in enumerate(m.sheets):
+        rows = sm if isinstance(sm, list) else sm.rows
+        name = str(i + 1) if isinstance(sm, list) or sm.name is None else str(sm.name)
+        out.append(Sheet.from_json({"rows": rows}, name))
+    return out
 
 
 def sheet_set_id(sheets: list[Sheet]) -> str:
@@ -177,35 +220,33 @@ def sheet_set_id(sheets: list[Sheet]) -> str:
     return f"zinga:sheets{len(sheets)}:" + ".".join(s.compact for s in sheets)
 
 
-def parse_sheet_set_id(text: str) -> list[Sheet]:
-    """Sheets from a descriptive ID, or regenerate from a seed ID zinga:sheets4#SEED."""
-    if not text.startswith("zinga:"):
-        raise FormatError(f"not a Zinga ID: {text!r}")
-    rest = text[len("zinga:"):]
-    if "#" in rest:
-        params, _, seed = rest.partition("#")
-        if not params.startswith("sheets") or not seed.strip().lstrip("-").isdigit():
-            raise FormatError(f"bad Zinga seed ID {text!r}: expected zinga:sheets4#SEED")
-        k = int(params[6:] or 4)
-        from ...generators.zinga import generate_sheet_set
-
-        return generate_sheet_set(n_sheets=k, seed=int(seed), verify_games=0).sheets
-    params, sep, desc = rest.partition(":")
-    if not sep or not params.startswith("sheets"):
-        raise FormatError(f"bad Zinga ID {text!r}: expected zinga:sheetsK:DESCRIPTION or zinga:sheetsK#SEED")
-    parts = desc.split(".")
-    if params[6:] and params[6:].isdigit() and int(params[6:]) != len(parts):
-        raise FormatError(f"Zinga ID {text!r} announces {params[6:]} sheets but holds {len(parts)}")
+def sheets_from_description(params: tuple[str, ...], description: str, where: str) -> list[Sheet]:
+    """The sheets of a descriptive ID's parts: PARAMS ``sheetsK`` and ``<compact>.<compact>...``."""
+    if len(params) != 1 or not params[0].startswith("sheets"):
+        raise FormatError(f"{where}: expected zinga:sheetsK:<sheet>.<sheet>...")
+    parts = description.split(".")
+    k = params[0][6:]
+    if k and (not k.isdigit() or int(k) != len(parts)):
+        raise FormatError(f"{where}: announces {k[:4]} sheets but holds {len(parts)}")
+    if len(parts) > MAX_SHEETS:
+        raise FormatError(f"{where}: more than {MAX_SHEETS} sheets")
     return [Sheet.from_compact(p, str(i + 1)) for i, p in enumerate(parts)]
 
 
+DEFAULT_SHEETS = Path(__file__).parent / "data" / "zinga-default.json"
+
+
 def load_sheets(source: str | Path | None = None) -> list[Sheet]:
-    """Sheets from a JSON file, a shareable ID, or (None / 'default') the shipped assumed set."""
+    """Sheets from a JSON file or (None / 'default') the shipped assumed set. IDs are read by
+    ``generators.zinga.load_sheet_source`` (a seed ID runs the generator, a higher layer)."""
     if source is None or str(source) == "default":
-        source = Path(__file__).parent / "data" / "zinga-default.json"
+        source = DEFAULT_SHEETS
     s = str(source)
-    if s.startswith("zinga:"):
-        return parse_sheet_set_id(s)
+    if s.startswith("zinga:"):  # the descriptive form is this module's; seed IDs need the generator
+        params, sep, desc = s[len("zinga:"):].partition(":")
+        if "#" in params or not sep:
+            raise FormatError(f"{short(s)}: a Zinga seed ID is read by generators.zinga.load_sheet_source")
+        return sheets_from_description(tuple(params.split(",")), desc, f"ID {short(s)}")
     path = Path(s)
     data = read_json_file(path, "sheet file")
     return sheets_from_json(data, str(path))
@@ -220,4 +261,5 @@ def load_sheet(source: str | Path) -> Sheet:
 
 
 def save_sheets(sheets: list[Sheet], path: str | Path, meta: dict | None = None) -> None:
+    """Write a sheet-set file."""
     Path(path).write_text(json.dumps(sheets_to_json(sheets, meta), indent=1) + "\n", encoding="utf-8")

@@ -1,0 +1,110 @@
+"""Layers point one way: shapes -> games -> solver -> generators -> cli (issue 14).
+
+Every import of every module is read with ``ast`` (imports inside functions included) and
+mapped to a layer; an import of a higher layer, or a cycle between top-level modules of
+different layers, fails the test with the file and line.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Rank of each layer; the package root's plain modules (errors, jsonio, limits) sit below all.
+RANK = {"base": 0, "shapes": 1, "games": 2, "solver": 3, "generators": 4, "web": 5, "cli": 5,
+        "benchmarks": 6}
+
+
+def layer_of(module: str) -> str | None:
+    """The layer of a ``tanglekit.*`` module name (None for outside modules)."""
+    parts = module.split(".")
+    if parts[0] != "tanglekit":
+        return None
+    if len(parts) == 1:
+        return "base"
+    top = parts[1]
+    if top in RANK:
+        return top
+    if top.startswith("cli"):
+        return "cli"
+    return "base"  # errors, jsonio, limits, __init__
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(["tanglekit", *parts])
+
+
+def imports_of(path: Path) -> list[tuple[str, int]]:
+    """Absolute names of every tanglekit module ``path`` imports, with line numbers."""
+    return imports_in(path.read_text(encoding="utf-8"), module_name(path), path.name == "__init__.py")
+
+
+def imports_in(source: str, me: str, is_package: bool) -> list[tuple[str, int]]:
+    """The tanglekit imports of ``source``, the text of module ``me``."""
+    package = me if is_package else me.rsplit(".", 1)[0]
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            out += [(a.name, node.lineno) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if node.module is None or node.level and not node.module:
+                out += [(f"{target}.{a.name}", node.lineno) for a in node.names]
+            else:
+                out.append((target, node.lineno))
+    return [(m, ln) for m, ln in out if m.startswith("tanglekit")]
+
+
+def source_files() -> list[Path]:
+    skip = {"tests", ".git", "build", "dist", "examples", "docs"}
+    return [p for p in ROOT.rglob("*.py")
+            if not (set(p.relative_to(ROOT).parts) & skip) and "egg-info" not in str(p)]
+
+
+def test_layer_ranks_cover_every_file():
+    for p in source_files():
+        assert layer_of(module_name(p)) is not None, p
+
+
+def test_no_import_points_up():
+    bad = []
+    for p in source_files():
+        mine = layer_of(module_name(p))
+        for target, line in imports_of(p):
+            theirs = layer_of(target)
+            if theirs is not None and RANK[theirs] > RANK[mine]:
+                bad.append(f"{p.relative_to(ROOT)}:{line} ({mine}) imports {target} ({theirs})")
+    assert not bad, "imports that point up a layer:\n" + "\n".join(bad)
+
+
+def test_no_cycles_between_top_level_modules():
+    import networkx as nx
+
+    graph = nx.DiGraph()
+    for p in source_files():
+        me = module_name(p)
+        for target, _ in imports_of(p):
+            # a package import resolves to its __init__ or the module itself
+            if target != me and not me.startswith(target + ".") and not target.startswith(me + "."):
+                graph.add_edge(me, target)
+    cycles = [c for c in nx.simple_cycles(graph) if len({layer_of(m) for m in c}) > 1]
+    assert not cycles, f"import cycles across layers: {cycles[:5]}"
+
+
+def test_the_walker_sees_imports_inside_functions():
+    # The checker must not be blind to lazy or relative imports.
+    src = "import os\ndef f():\n    from ..generators import ids\n    from . import rules\n"
+    found = imports_in(src, "tanglekit.games.probe", False)
+    assert found == [("tanglekit.generators", 3), ("tanglekit.games.rules", 4)]
+    assert layer_of("tanglekit.generators.ids") == "generators" and layer_of("tanglekit.cli_qango") == "cli"

@@ -1,0 +1,83 @@
+"""No-win and draw certificates: built from df-pn disproofs, checked by the rules-only verifier."""
+
+import copy
+from importlib import resources
+
+import pytest
+
+from tanglekit.games.qango import load_board
+from tanglekit.games.qango.position import parse_position
+from tanglekit.games.qango.proof import verify_proof
+from tanglekit.solver.qango_solve import QangoSolver, make_draw_proof, make_hold_proof
+from tanglekit.solver.qango_table import proof_path
+
+DRAWN = "..XX../.O.XOO/.XO..X/..XXOX/X.OO../XO..O."  # 14 empty cells, a draw (iterative deepening)
+
+
+def _side_nodes(tree, pos, side):
+    """Yield (node) lists at positions where ``side`` is to move (for tampering)."""
+    stack = [(pos, tree)]
+    while stack:
+        p, node = stack.pop()
+        if p.is_over():
+            continue
+        if p.to_move == side:
+            if node:
+                yield node
+            for m, sub in node:
+                stack.append((p.play(m), sub))
+        elif len(node) == 2:
+            stack.append((p.play(node[0]), node[1]))
+
+
+def test_draw_certificate_verifies_and_tampering_fails():
+    b = load_board("6")
+    pos = parse_position(DRAWN, b)
+    assert QangoSolver(b, None, tt_bits=16).solve(pos).value == "draw"
+    doc = make_draw_proof(pos, QangoSolver(b, None, tt_bits=14))
+    rep = verify_proof(doc)
+    assert rep["ok"], rep["error"]
+    assert rep["claim"] == "draw" and rep["nodes"] == doc["nodes"] > 100
+    for side in ("X", "O"):
+        bad = copy.deepcopy(doc)
+        node = max(_side_nodes(bad["trees"][side], pos, side), key=len)
+        node.pop()  # one move of the side left unanswered
+        assert not verify_proof(bad)["ok"]
+    one = {**doc, "claim": "no-win", "side": "X", "tree": doc["trees"]["X"]}
+    assert verify_proof(one)["ok"]
+    assert not verify_proof({**one, "side": "O"})["ok"]  # O's tree is not X's strategy
+
+
+def test_no_win_is_not_built_for_a_winning_side():
+    b = load_board("6")
+    pos = parse_position("XX..../O...../....../....../....../......", b)  # O (to move) wins in 11
+    assert make_hold_proof(pos, "O", QangoSolver(b, None, tt_bits=14)) is None
+    doc = make_hold_proof(pos, "X", QangoSolver(b, None, tt_bits=14))
+    assert doc is not None and verify_proof(doc)["ok"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,nodes", [("qango6-tournament-no-o-win.json.gz", 11458),
+                                        ("qango7plus-tournament-no-o-win.json.gz", 12232)])
+def test_shipped_no_win_certificates_verify(name, nodes):
+    """O cannot force a win on the empty QANGO 6 and 7 Plus boards under the tournament opening."""
+    with resources.as_file(proof_path(name)) as p:
+        rep = verify_proof(p)
+    assert rep["ok"], rep["error"]
+    assert rep["claim"] == "no-win" and rep["side"] == "O" and rep["nodes"] == nodes
+
+
+def test_docs_no_win_example_verifies():
+    import json
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "qango.md").read_text()
+    block = re.search(r'```json\n(\{"format": "tanglekit-qango-proof", "version": 2.*?)```', text, re.S).group(1)
+    doc = json.loads(block)
+    rep = verify_proof(doc)
+    assert rep["ok"], rep["error"]
+    assert rep["nodes"] == 1 and rep["side"] == "O"
+    bad = copy.deepcopy(doc)
+    bad["tree"].pop()  # O's move 3 left unanswered
+    assert not verify_proof(bad)["ok"]

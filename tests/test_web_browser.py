@@ -1,0 +1,255 @@
+"""`tanglekit serve` driven by a real headless Chromium (Debian's chromium and chromium-driver,
+Selenium with an explicit driver path: nothing is downloaded). Skipped when no browser is here."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from urllib.parse import quote
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
+if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
+    pytest.skip(f"no browser: {CHROMIUM} and {CHROMEDRIVER} are needed "
+                "(apt-get install chromium chromium-driver; .ci/run does it)", allow_module_level=True)
+
+from selenium.webdriver.chrome.options import Options  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+TANGLUNG_ID = "tanglung:solo,easy#1"
+ZANGLE_ID = "zangle:solo,piles=5,easy#1"
+WAIT = 30
+
+
+@pytest.fixture(scope="module")
+def base():
+    from tanglekit.web.server import start_in_thread, url_of
+
+    httpd, thread = start_in_thread("127.0.0.1", 0)
+    yield url_of(httpd).rstrip("/")
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def driver():
+    profile = tempfile.mkdtemp(prefix="tanglekit-chromium-")
+    opts = Options()
+    opts.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", "--window-size=1280,1000", f"--user-data-dir={profile}"):
+        opts.add_argument(flag)
+    d = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    yield d
+    d.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def _text(d, css: str) -> str:
+    return d.find_element(By.CSS_SELECTOR, css).text
+
+
+def _wait_text(d, css: str, want: str, timeout: float = WAIT) -> str:
+    WebDriverWait(d, timeout, poll_frequency=0.05).until(lambda dr: want in _text(dr, css))
+    return _text(d, css)
+
+
+def _log_len(d) -> int:
+    return len(d.find_elements(By.CSS_SELECTOR, "#log li"))
+
+
+def _wait_log(d, n: int) -> None:
+    WebDriverWait(d, WAIT, poll_frequency=0.05).until(lambda dr: _log_len(dr) == n and not _text(dr, "#busy"))
+
+
+def _open(d, base: str, spec: str) -> None:
+    d.get(f"{base}/play/{quote(spec, safe=':,=/')}")
+    WebDriverWait(d, WAIT, poll_frequency=0.05).until(lambda dr: "ID " in _text(dr, "#idline"))
+
+
+def _click_cell(d, cell: int) -> None:
+    d.find_element(By.CSS_SELECTOR, f'#board .hot[data-action="{cell}"]').click()
+
+
+def test_tanglung_challenge_played_to_solved_by_clicking(driver, base):
+    from tanglekit.solver.tanglung_solo import solve_solo
+    from tanglekit.web.session import cached_start
+
+    st = cached_start(TANGLUNG_ID).state  # the server's own cache: generated once
+    sol = solve_solo(st.engine.layout, st.engine.positions[0])
+    _open(driver, base, TANGLUNG_ID)
+    assert "fewest moves: 14" in _text(driver, "#goal")
+    for k, cell in enumerate(sol.path[1:], 1):
+        _click_cell(driver, cell)
+        _wait_log(driver, k)
+    assert _wait_text(driver, "#result", "solved") == f"solved in {sol.moves} moves (fewest moves: {sol.moves})"
+    # the address holds the position: opening it again shows the same finished game
+    url = driver.current_url
+    assert "moves=" + ".".join(map(str, sol.path[1:])) in url
+    driver.get(url)
+    _wait_text(driver, "#result", f"solved in {sol.moves} moves")
+
+
+def test_tanglung_illegal_move_refused_then_undo_and_hint(driver, base):
+    _open(driver, base, TANGLUNG_ID)
+    st_legal = driver.find_elements(By.CSS_SELECTOR, "#board .hot.legal")
+    legal = sorted(int(e.get_attribute("data-action")) for e in st_legal)
+    assert legal == [2, 7]  # from the Rooster on 0,3: 0,2 and 1,3
+    _click_cell(driver, 5)
+    msg = _wait_text(driver, "#message", "illegal")
+    assert "cannot move to 1,1" in msg and "0,2 or 1,3" in msg
+    assert _log_len(driver) == 0
+    _click_cell(driver, 2)
+    _wait_log(driver, 1)
+    assert _text(driver, "#message") == ""
+    driver.find_element(By.ID, "undo").click()
+    _wait_log(driver, 0)
+    assert "moves=" not in driver.current_url
+    driver.find_element(By.ID, "hint").click()
+    hint = _wait_text(driver, "#hinttext", "hint:")
+    assert "shortest winning line needs 14 more moves" in hint
+    hinted = driver.find_elements(By.CSS_SELECTOR, "#board .hot.hinted")
+    assert len(hinted) == 1 and int(hinted[0].get_attribute("data-action")) in legal
+
+
+def _zangle_line():
+    """The solver's winning line of the Zangle challenge as game-API actions."""
+    from tanglekit.solver.bots import zangle_action
+    from tanglekit.solver.zangle_solo import SoloDeal, solve_deal
+    from tanglekit.web.session import cached_start
+
+    st = cached_start(ZANGLE_ID).state
+    res = solve_deal(SoloDeal.from_game(st.engine), time_limit=30)
+    assert res.solvable
+    out = []
+    for native in res.line:
+        a = zangle_action(st, native)
+        out.append(a)
+        st.apply_action(a)
+    assert st.returns() == [1.0]
+    return out
+
+
+def test_zangle_challenge_played_to_solved_by_clicking(driver, base):
+    line = _zangle_line()
+    _open(driver, base, ZANGLE_ID)
+    assert "clear every tableau pile" in _text(driver, "#goal")
+    # a wrong Zangle first: the first middle card as target with one unfitting piece
+    places = driver.find_elements(By.CSS_SELECTOR, "#board .card[data-place]")
+    assert len(places) == 8  # 3 middle cards and 5 pile tops
+    for p in (0, 1):
+        driver.find_element(By.CSS_SELECTOR, f'#board .card[data-place="{p}"]').click()
+    driver.find_element(By.ID, "zangle-go").click()
+    msg = _wait_text(driver, "#message", "illegal")
+    assert msg == "illegal: a Zangle needs two or more pieces, or one piece and a Z card"
+    assert _log_len(driver) == 0
+    for k, a in enumerate(line, 1):
+        if a >= 1024:
+            t, mask = (a - 1024) % 128, (a - 1024) // 128
+            driver.find_element(By.ID, "zangle-clear").click()
+            driver.find_element(By.CSS_SELECTOR, f'#board .card[data-place="{t}"]').click()
+            for p in range(16):
+                if mask >> p & 1 and p != t:
+                    driver.find_element(By.CSS_SELECTOR, f'#board .card[data-place="{p}"]').click()
+            driver.find_element(By.ID, "zangle-go").click()
+        else:
+            driver.find_element(By.CSS_SELECTOR, f'#buttons button[data-action="{a}"]').click()
+        _wait_log(driver, k)
+    result = _wait_text(driver, "#result", "solved")
+    assert result.startswith(f"solved in {len(line)} actions")
+
+
+def test_zangle_hint_selects_the_cards_and_undo(driver, base):
+    _open(driver, base, ZANGLE_ID)
+    driver.find_element(By.ID, "hint").click()
+    _wait_text(driver, "#hinttext", "hint: zangle")
+    assert driver.find_elements(By.CSS_SELECTOR, "#board .card.target")
+    driver.find_element(By.ID, "zangle-go").click()  # the hinted Zangle, as selected
+    _wait_log(driver, 1)
+    driver.find_element(By.ID, "undo").click()
+    _wait_log(driver, 0)
+
+
+def test_check_zangle_deal_built_by_clicking(driver, base):
+    from tanglekit.solver.zangle_solo import SoloDeal
+    from tanglekit.web.session import cached_start
+
+    deal = SoloDeal.from_game(cached_start(ZANGLE_ID).state.engine)
+    driver.get(f"{base}/check/zangle")
+    WebDriverWait(driver, WAIT, poll_frequency=0.05).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#deck .card"))
+
+    def put(zone: str, cards) -> None:
+        driver.find_element(By.CSS_SELECTOR, f'.zone[data-zone="{zone}"]').click()
+        for c in cards:
+            driver.find_element(By.CSS_SELECTOR, f'#deck .card[data-card="{c}"]').click()
+
+    put("middle", deal.middle)
+    for i, pile in enumerate(deal.piles):
+        put(f"pile {i}", pile)
+    put("draw", deal.draw)
+    driver.find_element(By.ID, "solve").click()
+    answer = _wait_text(driver, "#answer", "solvable")
+    assert answer.startswith("solvable: a winning line of")
+    assert _text(driver, "#shareid") == deal.share_id()
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#line li")) >= 1
+    n = len(driver.find_elements(By.CSS_SELECTOR, "#line li"))
+    driver.find_element(By.ID, "anim-last").click()
+    assert _text(driver, "#caption").endswith(f"({n}/{n})")  # the last step of the animated line
+    assert "solved" in _text(driver, "#frame")
+    driver.find_element(By.ID, "anim-first").click()
+    assert _text(driver, "#caption").startswith("the deal")
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#frame .card[data-place]")) == 8
+
+
+def test_check_tanglung_layout_built_by_clicking(driver, base):
+    from selenium.webdriver.common.keys import Keys
+
+    layout = "CRBF/HDFR/BHFB/RHDC"
+    driver.get(f"{base}/check/tanglung")
+    WebDriverWait(driver, WAIT, poll_frequency=0.05).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#grid .hot"))
+    # the first row typed, the other twelve cards placed by clicking
+    box = driver.find_element(By.ID, "layouttext")
+    box.clear()
+    box.send_keys(layout[:4] + "/..../..../....", Keys.TAB)
+    WebDriverWait(driver, WAIT, poll_frequency=0.05).until(lambda d: "C rooster 1/2" in _text(d, "#palette"))
+    for i, letter in enumerate(layout.replace("/", "")):
+        if i < 4:
+            continue
+        driver.find_element(By.CSS_SELECTOR, f'#palette button[data-letter="{letter}"]').click()
+        driver.find_element(By.CSS_SELECTOR, f'#grid .hot[data-action="{i}"]').click()
+        WebDriverWait(driver, WAIT, poll_frequency=0.05).until(
+            lambda d, i=i: d.find_element(By.ID, "layouttext").get_attribute("value").replace("/", "")[i] == letter)
+    palette = _text(driver, "#palette")
+    assert "C rooster 2/2" in palette and "D dragon 2/2" in palette
+    driver.find_element(By.ID, "solve").click()
+    assert _wait_text(driver, "#answer", "solvable").startswith("solvable in 14 moves from 0,0")
+    assert _text(driver, "#shareid") == f"tanglung:solo:{layout}"
+
+
+def test_qango_puzzle_solved_by_clicking_the_hinted_cells(driver, base):
+    pid = "qango:6:k2:.X.OOX/O....O/XO.X../..XO../X...../....X."  # O to move wins in 2
+    _open(driver, base, pid)
+    assert "O to move wins in 2" in _text(driver, "#goal")
+    _click_cell(driver, 0)  # a legal move (not the winning one), taken back below
+    _wait_log(driver, 2)  # O's move and the perfect bot's reply
+    driver.find_element(By.ID, "undo").click()
+    _wait_log(driver, 0)
+    _click_cell(driver, 1)
+    assert "0,1 already holds a counter" in _wait_text(driver, "#message", "illegal")
+    for k in (1, 2):
+        driver.find_element(By.ID, "hint").click()
+        _wait_text(driver, "#hinttext", "hint:")
+        hinted = driver.find_element(By.CSS_SELECTOR, "#board .hot.hinted")
+        hinted.click()
+        if k == 1:
+            _wait_log(driver, 2)
+    assert _wait_text(driver, "#result", "solved") == "solved in 2 moves (fewest moves: 2)"
