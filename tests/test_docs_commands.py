@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 EXAMPLES = ROOT / "examples"
 
-# Commands not run, with the reason (keep this list short and explicit).
-SKIP: dict[str, str] = {}
+# Commands not run (by how they start), with the reason: keep this list short and explicit.
+SKIP = {"tanglekit serve": "starts a web server that runs until stopped (tests/test_web_api.py and test_web_browser.py drive it)"}
 # Commands that need an optional extra: skipped when its module is not installed.
 EXTRAS = {"--executor dask": "dask.distributed", "--executor ray": "ray"}
 
@@ -45,7 +45,7 @@ class DocCommand:
         """The command's argument lists (a `&&` chain gives several), without `tanglekit`."""
         out = []
         for part in self.text.split("&&"):
-            words = shlex.split(part)
+            words = shlex.split(part)  # a trailing `> FILE` stays in: the runner writes stdout there
             assert words and words[0] == "tanglekit", f"{self.id}: not a tanglekit command"
             out.append(words[1:])
         return out
@@ -70,7 +70,11 @@ def extract(path: Path) -> list[DocCommand]:
     """The runnable `tanglekit ...` examples of one page, in page order."""
     found: list[DocCommand] = []
     fence = None
+    previous = ""
+    header: list[str] = []  # the cells of the current table's header row
+    column = None  # the table's example column ("example", else "command"), or None
     for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        lead, previous = previous, raw
         line = raw.strip()
         if line.startswith("```"):
             fence = None if fence is not None else line[3:].strip()
@@ -82,9 +86,22 @@ def extract(path: Path) -> list[DocCommand]:
                 if text.startswith("tanglekit "):
                     candidates.append(_strip_comment(text))
         else:
-            for m in re.finditer(r"`(tanglekit [^`]+)`", raw):
-                if line.startswith("|") or re.search(r"Example:\s*$", raw[: m.start()]):
-                    candidates.append(m.group(1).strip())
+            if line.startswith("|"):
+                cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip("|"))]
+                if re.fullmatch(r"\|?(\s*:?-+:?\s*\|)+\s*:?-*:?\s*", line):
+                    names = [h.lower() for h in header]
+                    column = names.index("example") if "example" in names else (
+                        names.index("command") if "command" in names else None)
+                    continue
+                header = cells
+                if column is not None and column < len(cells):
+                    candidates += [m.group(1).strip() for m in re.finditer(r"`(tanglekit [^`]+)`", cells[column])]
+            else:
+                column = None
+                for m in re.finditer(r"`(tanglekit [^`]+)`", raw):
+                    before = raw[: m.start()]
+                    if re.search(r"Example:\s*$", before) or (not before.strip() and re.search(r"Example:\s*$", lead)):
+                        candidates.append(m.group(1).strip())
         for text in candidates:
             if not is_synopsis(text):
                 found.append(DocCommand(path.name, n, text))
@@ -140,28 +157,42 @@ def _run(argv: list[str], monkeypatch, capsys) -> tuple[int, str, str]:
     return code, out, err
 
 
+def _last_json(out: str):
+    """The JSON document a command printed: all of stdout, or its last line."""
+    try:
+        return json.loads(out)
+    except json.JSONDecodeError:
+        return json.loads(out.strip().splitlines()[-1])
+
+
 @pytest.mark.parametrize("cmd", all_commands(), ids=lambda c: c.id)
 def test_documented_command_runs_as_written(cmd: DocCommand, page_folders, monkeypatch, capsys):
-    if cmd.text in SKIP:
-        pytest.skip(SKIP[cmd.text])
+    for start, reason in SKIP.items():
+        if cmd.text == start or cmd.text.startswith(start + " "):
+            pytest.skip(reason)
     for flag, module in EXTRAS.items():
         if flag in cmd.text and importlib.util.find_spec(module.split(".")[0]) is None:
             pytest.skip(f"needs the optional extra {module}")
     monkeypatch.chdir(page_folders(cmd.page))
     monkeypatch.setenv("COLUMNS", "100")
     for argv in cmd.argvs():
+        target = None
+        if len(argv) >= 2 and argv[-2] == ">":  # `... > FILE`: stdout into a file, as a shell would
+            argv, target = argv[:-2], argv[-1]
         code, out, err = _run(argv, monkeypatch, capsys)
+        if target is not None:
+            Path(target).write_text(out, encoding="utf-8")
         assert code == 0, f"{cmd.page} line {cmd.line}: `{cmd.text}` exited {code}\n{err[-2000:]}\n{out[-1000:]}"
         assert "Traceback" not in err
         if "--json" in argv and not any(a in argv for a in ("--svg", "--out", "--log", "--save", "--booklet")):
-            json.loads(out.strip().splitlines()[-1])  # a --json command prints JSON (last line)
+            _last_json(out)  # a --json command prints a JSON document
 
 
 def test_shipped_examples_are_what_the_generator_writes():
     spec = importlib.util.spec_from_file_location("make_examples", EXAMPLES / "make_examples.py")
     make = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(make)
-    shipped = sorted(p.name for p in EXAMPLES.glob("*.json"))
+    shipped = sorted(p.name for p in EXAMPLES.glob("*.json"))  # layouts.txt is written by hand
     assert shipped == sorted(make.EXAMPLES), "examples/ and examples/make_examples.py list different files"
     for name in make.EXAMPLES:
         assert json.loads((EXAMPLES / name).read_text(encoding="utf-8")) == json.loads(make.render(name)), (
@@ -170,5 +201,5 @@ def test_shipped_examples_are_what_the_generator_writes():
 
 def test_every_example_file_is_named_by_the_docs():
     text = "\n".join(p.read_text(encoding="utf-8") for p in PAGES)
-    for p in EXAMPLES.glob("*.json"):
+    for p in [*EXAMPLES.glob("*.json"), *EXAMPLES.glob("*.txt")]:
         assert f"examples/{p.name}" in text, f"examples/{p.name} is not used by any documented command"
