@@ -738,3 +738,123 @@ def bitset_count_memo(oit, primmask, bufid, bufm, rem, lstart, lend, cmask, cnt,
         lend[d + 1] = n
         d += 1
         forward = True
+
+
+# --- first-empty-item bitboard kernel (plain exact cover, at most 128 items) -----------------
+from numba.cpython.unsafe.numbers import trailing_zeros  # noqa: E402
+
+
+@njit(cache=True)
+def firstcell_count(lo, hi, start, end, blo, bhi, cur, endv, state, max_nodes):
+    """Count exact covers by always covering the first uncovered item (in the item order the
+    options were packed with): the options of item i are those whose first item is i, as two
+    64-bit masks. No MRV, no links: two ANDs per candidate, for tilings whose cells are ordered
+    along the short side of the region. Resumable: ``state`` = (depth, count, nodes, done);
+    returns after about ``max_nodes`` placements (0 = no budget)."""
+    full = np.int64(-1)
+    d = state[0]
+    count = state[1]
+    nodes = 0
+    while d >= 0:
+        if cur[d] < endv[d]:
+            o = cur[d]
+            cur[d] = o + 1
+            a = lo[o]
+            b = hi[o]
+            x = blo[d]
+            y = bhi[d]
+            if (a & x) == 0 and (b & y) == 0:
+                nodes += 1
+                nx = x | a
+                ny = y | b
+                if nx == full:
+                    if ny == full:
+                        count += 1
+                        continue
+                    i = 64 + trailing_zeros(~ny)
+                else:
+                    i = trailing_zeros(~nx)
+                d += 1
+                blo[d] = nx
+                bhi[d] = ny
+                cur[d] = start[i]
+                endv[d] = end[i]
+                if max_nodes > 0 and nodes >= max_nodes:
+                    break
+        else:
+            d -= 1
+    state[0] = d
+    state[1] = count
+    state[2] += nodes
+    state[3] = 1 if d < 0 else 0
+    return count
+
+
+def _as_i64(v: int) -> np.int64:
+    return np.int64(v - (1 << 64) if v >= 1 << 63 else v)
+
+
+class FirstCellMatrix:
+    """A plain exact-cover problem (primary items only, at most 128) packed for
+    ``firstcell_count``; ``order`` is the item order the search covers them in."""
+
+    MAX_ITEMS = 128
+
+    def __init__(self, n_items: int, ptr, items, order=None):
+        if n_items > self.MAX_ITEMS:
+            raise SolverError(f"the first-cell kernel takes at most {self.MAX_ITEMS} items")
+        pos = np.arange(n_items, dtype=np.int64) if order is None else np.empty(n_items, dtype=np.int64)
+        if order is not None:
+            if sorted(order) != list(range(n_items)):
+                raise SolverError("item order must be a permutation of the items")
+            pos[np.asarray(order, dtype=np.int64)] = np.arange(n_items, dtype=np.int64)
+        ptr = np.asarray(ptr, dtype=np.int64)
+        items = pos[np.asarray(items, dtype=np.int64)] if len(items) else np.zeros(0, dtype=np.int64)
+        n_opt = len(ptr) - 1
+        first = np.full(n_opt, 1 << 20, dtype=np.int64)
+        lo_u = [0] * n_opt
+        hi_u = [0] * n_opt
+        for o in range(n_opt):
+            a = b = 0
+            row = items[ptr[o]:ptr[o + 1]].tolist()
+            for p in row:
+                if p < 64:
+                    a |= 1 << p
+                else:
+                    b |= 1 << (p - 64)
+            lo_u[o], hi_u[o] = a, b
+            if row:
+                first[o] = min(row)
+        keep = np.nonzero(first < n_items)[0]  # an option with no item never covers anything
+        order_o = keep[np.argsort(first[keep], kind="stable")]
+        self.lo = np.array([_as_i64(lo_u[o]) for o in order_o], dtype=np.int64)
+        self.hi = np.array([_as_i64(hi_u[o]) for o in order_o], dtype=np.int64)
+        self.option_of = order_o
+        f = first[order_o]
+        self.start = np.searchsorted(f, np.arange(self.MAX_ITEMS), side="left").astype(np.int64)
+        self.end = np.searchsorted(f, np.arange(self.MAX_ITEMS), side="right").astype(np.int64)
+        init = sum(1 << p for p in range(n_items, self.MAX_ITEMS))
+        self.init_lo, self.init_hi = _as_i64(init & ((1 << 64) - 1)), _as_i64(init >> 64)
+        depth = n_items + 2
+        self.blo = np.zeros(depth, dtype=np.int64)
+        self.bhi = np.zeros(depth, dtype=np.int64)
+        self.cur = np.zeros(depth, dtype=np.int64)
+        self.endv = np.zeros(depth, dtype=np.int64)
+        self.state = np.zeros(4, dtype=np.int64)
+        self.blo[0], self.bhi[0] = self.init_lo, self.init_hi
+        if n_items == 0:
+            self.state[:] = (-1, 1, 0, 1)  # the empty cover
+        else:
+            i0 = 0
+            self.cur[0], self.endv[0] = self.start[i0], self.end[i0]
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.state[3])
+
+    def count(self, max_nodes: int = 0) -> int:
+        """Go on counting for about ``max_nodes`` placements (0: to the end); the count so far."""
+        if not self.finished:
+            firstcell_count(self.lo, self.hi, self.start, self.end, self.blo, self.bhi, self.cur, self.endv,
+                            self.state, np.int64(max_nodes))
+        return int(self.state[1])
