@@ -858,3 +858,75 @@ class FirstCellMatrix:
             firstcell_count(self.lo, self.hi, self.start, self.end, self.blo, self.bhi, self.cur, self.endv,
                             self.state, np.int64(max_nodes))
         return int(self.state[1])
+
+
+def _first_uncovered(lo: int, hi: int) -> int:
+    """Position of the first uncovered item of a board (two signed 64-bit words)."""
+    a = lo & ((1 << 64) - 1)
+    if a != (1 << 64) - 1:
+        return ((~a) & (a + 1)).bit_length() - 1
+    b = hi & ((1 << 64) - 1)
+    return 64 + ((~b) & (b + 1)).bit_length() - 1
+
+
+def _firstcell_frontier(m: "FirstCellMatrix", parts: int, max_depth: int = 4) -> tuple[list[tuple[int, int]], int]:
+    """Boards after the first levels of the search (expanded breadth-first until there are at
+    least ``parts``), and the solutions met on the way: disjoint subtrees whose counts add up."""
+    full = (1 << 64) - 1
+    boards = [(int(m.init_lo) & full, int(m.init_hi) & full)]
+    found = 0
+    lo = [int(v) & full for v in m.lo]
+    hi = [int(v) & full for v in m.hi]
+    for _ in range(max_depth):
+        if len(boards) >= parts:
+            break
+        nxt = []
+        for x, y in boards:
+            i = _first_uncovered(x, y)
+            for o in range(int(m.start[i]), int(m.end[i])):
+                if lo[o] & x == 0 and hi[o] & y == 0:
+                    nx, ny = x | lo[o], y | hi[o]
+                    if nx == full and ny == full:
+                        found += 1
+                    else:
+                        nxt.append((nx, ny))
+        boards = nxt
+    return boards, found
+
+
+def firstcell_count_from(m: "FirstCellMatrix", x: int, y: int) -> int:
+    """Covers completing board (x, y) (unsigned words), counted by the kernel."""
+    i = _first_uncovered(x, y)
+    blo = np.zeros_like(m.blo)
+    bhi = np.zeros_like(m.bhi)
+    cur = np.zeros_like(m.cur)
+    endv = np.zeros_like(m.endv)
+    state = np.zeros(4, dtype=np.int64)
+    blo[0], bhi[0] = _as_i64(x), _as_i64(y)
+    cur[0], endv[0] = m.start[i], m.end[i]
+    firstcell_count(m.lo, m.hi, m.start, m.end, blo, bhi, cur, endv, state, np.int64(0))
+    return int(state[1])
+
+
+_POOL_MATRIX: "FirstCellMatrix | None" = None
+
+
+def _count_boards(boards: list[tuple[int, int]]) -> int:
+    assert _POOL_MATRIX is not None
+    return sum(firstcell_count_from(_POOL_MATRIX, x, y) for x, y in boards)
+
+
+def firstcell_count_parallel(m: "FirstCellMatrix", workers: int) -> int:
+    """The full count of ``m`` over ``workers`` forked processes (the same count as one)."""
+    global _POOL_MATRIX
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    boards, found = _firstcell_frontier(m, 16 * workers)
+    if workers <= 1 or len(boards) < 2 or "fork" not in mp.get_all_start_methods():
+        return found + sum(firstcell_count_from(m, x, y) for x, y in boards)
+    _POOL_MATRIX = m
+    chunks = [boards[k::4 * workers] for k in range(4 * workers)]  # interleaved: similar sizes
+    chunks = [c for c in chunks if c]
+    with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=mp.get_context("fork")) as pool:
+        return found + sum(pool.map(_count_boards, chunks))

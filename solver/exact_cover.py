@@ -479,7 +479,7 @@ def count_solutions(
         if red.infeasible:
             return 0, True
         if _use_firstcell(problem, red, kernel, limit):
-            return _firstcell_count(problem, red, time_limit)
+            return _firstcell_count(problem, red, time_limit, workers)
         m = make_matrix(red.n_primary, red.n_secondary, red.ptr, red.items, red.colours, kernel)
         if workers is not None and workers > 1 and limit is None and not problem.bounds:
             # a first slice of the search in this process; only a count it does not finish
@@ -516,10 +516,18 @@ def _use_firstcell(problem: ExactCover, red: Reduced, kernel: str, limit: int | 
     return plain and (kernel == "firstcell" or getattr(problem, "item_order", None) is not None)
 
 
-def _firstcell_count(problem: ExactCover, red: Reduced, time_limit: float | None) -> tuple[int, bool]:
-    from .dlx import FirstCellMatrix
+def _firstcell_count(problem: ExactCover, red: Reduced, time_limit: float | None,
+                     workers: int | None = None) -> tuple[int, bool]:
+    from .dlx import FirstCellMatrix, firstcell_count_parallel
 
     m = FirstCellMatrix(red.n_primary, red.ptr, red.items, getattr(problem, "item_order", None))
+    if workers is not None and workers > 1 and time_limit is None:
+        # a first slice here: a count that small is not worth a pool (about 0.1 s to start)
+        m.count(max_nodes=2_000_000)
+        if m.finished:
+            return int(m.state[1]), True
+        m = FirstCellMatrix(red.n_primary, red.ptr, red.items, getattr(problem, "item_order", None))
+        return firstcell_count_parallel(m, workers), True
     t_end = None if time_limit is None else time.perf_counter() + time_limit
     while not m.finished:
         m.count(max_nodes=4_000_000)

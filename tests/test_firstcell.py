@@ -75,3 +75,22 @@ def test_firstcell_refuses_colours_and_secondaries():
     # auto falls back to the other kernels for such problems
     assert count_solutions(ExactCover(1, 1, [[0, 1], [0]]), "dlx") == (2, True)
     assert np.int64(-1) == np.int64(-1)
+
+
+def test_firstcell_parallel_equals_one_process():
+    from tanglekit.solver.dlx import _firstcell_frontier, firstcell_count_from, firstcell_count_parallel
+
+    prob = TilingProblem(parse_region("parallelogram:6x6"), piece_set("hexiamonds"))
+    red = reduce_multiplicities(prob.exact_cover)
+    m = FirstCellMatrix(prob.exact_cover.n_items, red.ptr, red.items, prob.exact_cover.item_order)
+    boards, found = _firstcell_frontier(m, 40)
+    assert len(boards) >= 40
+    assert found + sum(firstcell_count_from(m, x, y) for x, y in boards) == 624
+    assert firstcell_count_parallel(m, 2) == 624
+    assert count_solutions(prob.exact_cover, "dlx", workers=2) == (624, True)
+    rng = random.Random(9)
+    for _ in range(20):
+        ec = _random_plain(rng, rng.randint(2, 12))
+        red = reduce_multiplicities(ec)
+        m = FirstCellMatrix(ec.n_items, red.ptr, red.items)
+        assert firstcell_count_parallel(m, 1) == count_solutions(ec, "reference")[0]
