@@ -11,7 +11,8 @@ puzzle (36 square tiles, 5 colours, 4 rotations, edge colours as coloured second
 solvers with colours run it).
 "cold" is the first call in this process (numba compile or cache load included), "warm" the
 best later call, both in CPU seconds; the ratio is warm time over our dlx's warm time on the
-same row. CP-SAT counting is capped by a (wall-clock) time limit: such a row is marked
+same row. "auto" picks the first-cell bitboard kernel for plain tiling counts (cells along the
+short side) and the MRV bitset kernel otherwise. CP-SAT counting is capped by a (wall-clock) time limit: such a row is marked
 "time-limited", reported as a lower bound and gets no ratio.
 ``--quick`` (about 20 s) keeps only the fixed-piece 6x10 and 6x6 matrices and caps CP-SAT
 at 2 s.
@@ -131,7 +132,7 @@ def _solvers(cpsat_cap: float) -> dict[str, Callable]:
 
     solvers = {
         "tanglekit dlx (auto kernel)": ours("auto"),
-        "tanglekit dlx (bitset)": ours("bitset"),
+        "tanglekit dlx (bitset, MRV)": ours("bitset"),
         "tanglekit dlx (bitset, no memo)": ours("bitset", memo=False),
         "tanglekit dlx (links)": ours("links"),
         "tanglekit cpsat": cpsat,

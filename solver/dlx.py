@@ -738,3 +738,195 @@ def bitset_count_memo(oit, primmask, bufid, bufm, rem, lstart, lend, cmask, cnt,
         lend[d + 1] = n
         d += 1
         forward = True
+
+
+# --- first-empty-item bitboard kernel (plain exact cover, at most 128 items) -----------------
+from numba.cpython.unsafe.numbers import trailing_zeros  # noqa: E402
+
+
+@njit(cache=True)
+def firstcell_count(lo, hi, start, end, blo, bhi, cur, endv, state, max_nodes):
+    """Count exact covers by always covering the first uncovered item (in the item order the
+    options were packed with): the options of item i are those whose first item is i, as two
+    64-bit masks. No MRV, no links: two ANDs per candidate, for tilings whose cells are ordered
+    along the short side of the region. Resumable: ``state`` = (depth, count, nodes, done);
+    returns after about ``max_nodes`` placements (0 = no budget)."""
+    full = np.int64(-1)
+    d = state[0]
+    count = state[1]
+    nodes = 0
+    while d >= 0:
+        if cur[d] < endv[d]:
+            o = cur[d]
+            cur[d] = o + 1
+            a = lo[o]
+            b = hi[o]
+            x = blo[d]
+            y = bhi[d]
+            if (a & x) == 0 and (b & y) == 0:
+                nodes += 1
+                nx = x | a
+                ny = y | b
+                if nx == full:
+                    if ny == full:
+                        count += 1
+                        continue
+                    i = 64 + trailing_zeros(~ny)
+                else:
+                    i = trailing_zeros(~nx)
+                d += 1
+                blo[d] = nx
+                bhi[d] = ny
+                cur[d] = start[i]
+                endv[d] = end[i]
+                if max_nodes > 0 and nodes >= max_nodes:
+                    break
+        else:
+            d -= 1
+    state[0] = d
+    state[1] = count
+    state[2] += nodes
+    state[3] = 1 if d < 0 else 0
+    return count
+
+
+def _as_i64(v: int) -> np.int64:
+    return np.int64(v - (1 << 64) if v >= 1 << 63 else v)
+
+
+class FirstCellMatrix:
+    """A plain exact-cover problem (primary items only, at most 128) packed for
+    ``firstcell_count``; ``order`` is the item order the search covers them in."""
+
+    MAX_ITEMS = 128
+
+    def __init__(self, n_items: int, ptr, items, order=None):
+        if n_items > self.MAX_ITEMS:
+            raise SolverError(f"the first-cell kernel takes at most {self.MAX_ITEMS} items")
+        pos = np.arange(n_items, dtype=np.int64) if order is None else np.empty(n_items, dtype=np.int64)
+        if order is not None:
+            if sorted(order) != list(range(n_items)):
+                raise SolverError("item order must be a permutation of the items")
+            pos[np.asarray(order, dtype=np.int64)] = np.arange(n_items, dtype=np.int64)
+        ptr = np.asarray(ptr, dtype=np.int64)
+        items = pos[np.asarray(items, dtype=np.int64)] if len(items) else np.zeros(0, dtype=np.int64)
+        n_opt = len(ptr) - 1
+        first = np.full(n_opt, 1 << 20, dtype=np.int64)
+        lo_u = [0] * n_opt
+        hi_u = [0] * n_opt
+        for o in range(n_opt):
+            a = b = 0
+            row = items[ptr[o]:ptr[o + 1]].tolist()
+            for p in row:
+                if p < 64:
+                    a |= 1 << p
+                else:
+                    b |= 1 << (p - 64)
+            lo_u[o], hi_u[o] = a, b
+            if row:
+                first[o] = min(row)
+        keep = np.nonzero(first < n_items)[0]  # an option with no item never covers anything
+        order_o = keep[np.argsort(first[keep], kind="stable")]
+        self.lo = np.array([_as_i64(lo_u[o]) for o in order_o], dtype=np.int64)
+        self.hi = np.array([_as_i64(hi_u[o]) for o in order_o], dtype=np.int64)
+        self.option_of = order_o
+        f = first[order_o]
+        self.start = np.searchsorted(f, np.arange(self.MAX_ITEMS), side="left").astype(np.int64)
+        self.end = np.searchsorted(f, np.arange(self.MAX_ITEMS), side="right").astype(np.int64)
+        init = sum(1 << p for p in range(n_items, self.MAX_ITEMS))
+        self.init_lo, self.init_hi = _as_i64(init & ((1 << 64) - 1)), _as_i64(init >> 64)
+        depth = n_items + 2
+        self.blo = np.zeros(depth, dtype=np.int64)
+        self.bhi = np.zeros(depth, dtype=np.int64)
+        self.cur = np.zeros(depth, dtype=np.int64)
+        self.endv = np.zeros(depth, dtype=np.int64)
+        self.state = np.zeros(4, dtype=np.int64)
+        self.blo[0], self.bhi[0] = self.init_lo, self.init_hi
+        if n_items == 0:
+            self.state[:] = (-1, 1, 0, 1)  # the empty cover
+        else:
+            i0 = 0
+            self.cur[0], self.endv[0] = self.start[i0], self.end[i0]
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.state[3])
+
+    def count(self, max_nodes: int = 0) -> int:
+        """Go on counting for about ``max_nodes`` placements (0: to the end); the count so far."""
+        if not self.finished:
+            firstcell_count(self.lo, self.hi, self.start, self.end, self.blo, self.bhi, self.cur, self.endv,
+                            self.state, np.int64(max_nodes))
+        return int(self.state[1])
+
+
+def _first_uncovered(lo: int, hi: int) -> int:
+    """Position of the first uncovered item of a board (two signed 64-bit words)."""
+    a = lo & ((1 << 64) - 1)
+    if a != (1 << 64) - 1:
+        return ((~a) & (a + 1)).bit_length() - 1
+    b = hi & ((1 << 64) - 1)
+    return 64 + ((~b) & (b + 1)).bit_length() - 1
+
+
+def _firstcell_frontier(m: "FirstCellMatrix", parts: int, max_depth: int = 4) -> tuple[list[tuple[int, int]], int]:
+    """Boards after the first levels of the search (expanded breadth-first until there are at
+    least ``parts``), and the solutions met on the way: disjoint subtrees whose counts add up."""
+    full = (1 << 64) - 1
+    boards = [(int(m.init_lo) & full, int(m.init_hi) & full)]
+    found = 0
+    lo = [int(v) & full for v in m.lo]
+    hi = [int(v) & full for v in m.hi]
+    for _ in range(max_depth):
+        if len(boards) >= parts:
+            break
+        nxt = []
+        for x, y in boards:
+            i = _first_uncovered(x, y)
+            for o in range(int(m.start[i]), int(m.end[i])):
+                if lo[o] & x == 0 and hi[o] & y == 0:
+                    nx, ny = x | lo[o], y | hi[o]
+                    if nx == full and ny == full:
+                        found += 1
+                    else:
+                        nxt.append((nx, ny))
+        boards = nxt
+    return boards, found
+
+
+def firstcell_count_from(m: "FirstCellMatrix", x: int, y: int) -> int:
+    """Covers completing board (x, y) (unsigned words), counted by the kernel."""
+    i = _first_uncovered(x, y)
+    blo = np.zeros_like(m.blo)
+    bhi = np.zeros_like(m.bhi)
+    cur = np.zeros_like(m.cur)
+    endv = np.zeros_like(m.endv)
+    state = np.zeros(4, dtype=np.int64)
+    blo[0], bhi[0] = _as_i64(x), _as_i64(y)
+    cur[0], endv[0] = m.start[i], m.end[i]
+    firstcell_count(m.lo, m.hi, m.start, m.end, blo, bhi, cur, endv, state, np.int64(0))
+    return int(state[1])
+
+
+_POOL_MATRIX: "FirstCellMatrix | None" = None
+
+
+def _count_boards(boards: list[tuple[int, int]]) -> int:
+    assert _POOL_MATRIX is not None
+    return sum(firstcell_count_from(_POOL_MATRIX, x, y) for x, y in boards)
+
+
+def firstcell_count_parallel(m: "FirstCellMatrix", workers: int) -> int:
+    """The full count of ``m`` over ``workers`` forked processes (the same count as one)."""
+    global _POOL_MATRIX
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    boards, found = _firstcell_frontier(m, 16 * workers)
+    if workers <= 1 or len(boards) < 2 or "fork" not in mp.get_all_start_methods():
+        return found + sum(firstcell_count_from(m, x, y) for x, y in boards)
+    _POOL_MATRIX = m
+    chunks = [boards[k::4 * workers] for k in range(4 * workers)]  # interleaved: similar sizes
+    chunks = [c for c in chunks if c]
+    with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=mp.get_context("fork")) as pool:
+        return found + sum(pool.map(_count_boards, chunks))

@@ -75,6 +75,8 @@ class ExactCover:
                         raise SolverError(f"option {o}: primary item {i} cannot have a colour")
                 cols.append(c)
             self.colours = cols
+        # optional search order of the items for the first-cell kernel (set by tilings)
+        self.item_order: list[int] | None = None
         self.bounds: dict[int, tuple[int, int | None]] = {}
         for i, (lo, hi) in (bounds or {}).items():
             i = int(i)
@@ -476,6 +478,8 @@ def count_solutions(
         red = reduce_multiplicities(problem)
         if red.infeasible:
             return 0, True
+        if _use_firstcell(problem, red, kernel, limit):
+            return _firstcell_count(problem, red, time_limit, workers)
         m = make_matrix(red.n_primary, red.n_secondary, red.ptr, red.items, red.colours, kernel)
         if workers is not None and workers > 1 and limit is None and not problem.bounds:
             # a first slice of the search in this process; only a count it does not finish
@@ -497,6 +501,39 @@ def count_solutions(
     for _ in iter_solutions(problem, backend="reference", limit=limit):
         n += 1
     return n, limit is None or n < limit
+
+
+def _use_firstcell(problem: ExactCover, red: Reduced, kernel: str, limit: int | None) -> bool:
+    """The first-cell bitboard kernel counts plain problems (primary items only, no colours or
+    bounds, at most 128 items) without a solution limit; ``auto`` picks it when the problem
+    carries an item order (tilings: cells along the region's short side)."""
+    if kernel not in ("auto", "firstcell") or limit is not None:
+        return False
+    plain = (red.n_secondary == 0 and not problem.bounds and not problem.has_colours
+             and red.n_primary <= 128 and red.n_primary == problem.n_items)
+    if kernel == "firstcell" and not plain:
+        raise SolverError("the firstcell kernel takes plain exact cover (primary items only, <= 128)")
+    return plain and (kernel == "firstcell" or getattr(problem, "item_order", None) is not None)
+
+
+def _firstcell_count(problem: ExactCover, red: Reduced, time_limit: float | None,
+                     workers: int | None = None) -> tuple[int, bool]:
+    from .dlx import FirstCellMatrix, firstcell_count_parallel
+
+    m = FirstCellMatrix(red.n_primary, red.ptr, red.items, getattr(problem, "item_order", None))
+    if workers is not None and workers > 1 and time_limit is None:
+        # a first slice here: a count that small is not worth a pool (about 0.1 s to start)
+        m.count(max_nodes=2_000_000)
+        if m.finished:
+            return int(m.state[1]), True
+        m = FirstCellMatrix(red.n_primary, red.ptr, red.items, getattr(problem, "item_order", None))
+        return firstcell_count_parallel(m, workers), True
+    t_end = None if time_limit is None else time.perf_counter() + time_limit
+    while not m.finished:
+        m.count(max_nodes=4_000_000)
+        if t_end is not None and time.perf_counter() > t_end and not m.finished:
+            return int(m.state[1]), False
+    return int(m.state[1]), True
 
 
 def optimise(

@@ -162,6 +162,17 @@ class TilingResult:
         }
 
 
+def _short_side_order(region, n_items: int) -> list[int]:
+    """Cells ordered along the region's short side first (columns of a wide region), then the
+    piece items: the order in which a first-empty-cell search keeps its frontier short."""
+    cells = list(region.cells)
+    xs = [c[0] for c in cells]
+    ys = [c[1] for c in cells]
+    wide = (max(xs) - min(xs)) >= (max(ys) - min(ys)) if cells else True
+    key = (lambda k: (cells[k][0], cells[k][1])) if wide else (lambda k: (cells[k][1], cells[k][0]))
+    return sorted(range(len(cells)), key=key) + list(range(len(cells), n_items))
+
+
 class TilingProblem:
     """The exact-cover form of a tiling puzzle: items = region cells (+ piece items)."""
 
@@ -215,6 +226,7 @@ class TilingProblem:
         else:
             n_p, n_s = self.n_cells, n_piece_items
         self.exact_cover = ExactCover(n_p, n_s, opts)
+        self.exact_cover.item_order = _short_side_order(region, n_p)
         self._group = None
 
     def area_mismatch(self) -> bool:
@@ -321,6 +333,7 @@ def _dropping(ec: ExactCover, option_piece: list[int], piece: int, keep: set[int
     copy's option numbers back."""
     kept = [o for o in range(ec.n_options) if option_piece[o] != piece or o in keep]
     sub = ExactCover(ec.n_primary, ec.n_secondary, [ec.options[o] for o in kept])
+    sub.item_order = ec.item_order  # same items
     sub.kept = kept  # type: ignore[attr-defined]
     return sub
 
