@@ -78,9 +78,15 @@ MAX_WORD = 80  # a longer run without spaces (an input echoed back) is cut to it
 def one_line(text: object, limit: int = MAX_MESSAGE) -> str:
     """A message as one line of at most ``limit`` characters: whitespace runs become one space,
     and a word longer than MAX_WORD (an echoed input) is cut, so the reason after it stays."""
-    words = [w if len(w) <= MAX_WORD else f"{w[:MAX_WORD - 20]}...({len(w):,} chars)" for w in str(text).split()]
+    words = [w if len(w) <= MAX_WORD else _cut_word(w) for w in str(text).split()]
     line = " ".join(words)
     return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def _cut_word(w: str) -> str:
+    """A long word cut in the middle: its start and its end (a path keeps its file name)."""
+    keep = MAX_WORD - 24
+    return f"{w[:keep // 2]}...({len(w):,} chars)...{w[-(keep - keep // 2):]}"
 
 
 def _say(text: str) -> None:

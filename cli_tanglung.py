@@ -357,7 +357,7 @@ def census_cmd(
     deadline = Deadline(time_limit)
     if sample is not None:
         sample = check_count(sample, "--sample", maximum=MAX_SAMPLE)
-    workers = check_count(workers, "--workers", minimum=0, maximum=4096)
+    workers = check_count(workers, "--workers", minimum=0, maximum=4096, allow_none=True)
     seed = check_number("--seed", seed, minimum=0, maximum=_MAX_SEED, integer=True, allow_none=False)
     opts = _options(option)
     state: dict = {}

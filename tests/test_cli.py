@@ -173,7 +173,9 @@ def test_one_line_caps_words_and_length():
 
     assert one_line("a\n  b\tc") == "a b c"
     cut = one_line("x" * 10_000 + ": not a shape")
-    assert cut.endswith("(10,001 chars) not a shape") and len(cut) < 120
+    assert "(10,001 chars)" in cut and cut.endswith("x: not a shape") and len(cut) < 120
+    path = one_line("/tmp/" + "d" * 200 + "/deal.json: missing 'middle'")
+    assert path.endswith("/deal.json: missing 'middle'")  # a cut path keeps its file name
     assert len(one_line("word " * 1000)) == MAX_MESSAGE
 
 
