@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass
 
 from ...errors import RuleError
-from ..options import options_from_dict
+from ..options import RuleOptions, option
 
 COLOURS = ("red", "orange", "yellow", "green", "blue")
 """The five sheet colours, in die order; the sixth die is white."""
@@ -58,54 +58,24 @@ def name_of(code: int) -> str:
 
 
 @dataclass(frozen=True)
-class ZingaOptions:
-    """Rule options: each genuine reading choice of RULES.md, with its default there.
+class ZingaOptions(RuleOptions):
+    """Rule options: each genuine reading choice of RULES.md with its default there, declared with
+    ``option()`` (validated by the shared base; the README table comes from here). With
+    ``auto_take_pawn`` off the pawn needs an explicit ``take`` before the next roll."""
 
-    - ``table_by_role``: "not on the table" is judged by the caller's role (a passive player
-      may only use die + white), so a passive call of a lone die is a blunder (on).
-    - ``plus_needs_table``: calling an already ticked combination blacks a PLUS box only if the
-      dice allow it; a ticked combination that is not on the table is a blunder (on).
-    - ``stop_any_call``: the pawn's STOP may cancel any announced call, even a PLUS call or a
-      wrong one (on); off: only a call that would tick a new cell.
-    - ``announce_any_line``: a fifth cell that completes several lines needs only one of them
-      announced (on); off: every line it completes must have been announced.
-    - ``auto_take_pawn``: whoever legally ticks blue 9 takes the pawn at once (on); off: they
-      must play an explicit ``take`` before the next roll, after which it is too late.
-    - ``last_standing_wins``: when all other players are eliminated the last one wins (on;
-      the rulebook is silent).
-    - ``max_turns``: safety cap on rolls, after which the game is a draw (not a rulebook rule).
-    """
+    GAME = "Zinga"
 
-    table_by_role: bool = True
-    plus_needs_table: bool = True
-    stop_any_call: bool = True
-    announce_any_line: bool = True
-    auto_take_pawn: bool = True
-    last_standing_wins: bool = True
-    max_turns: int = 1000
-
-    def __post_init__(self) -> None:
-        for f in fields(self):
-            v = getattr(self, f.name)
-            if f.type in ("bool", bool) and not isinstance(v, bool):
-                raise RuleError(f"Zinga option {f.name} must be true or false, not {v!r}")
-        if isinstance(self.max_turns, bool) or not isinstance(self.max_turns, int) or not 1 <= self.max_turns <= MAX_TURNS:
-            shown = repr(self.max_turns) if not isinstance(self.max_turns, int) or abs(self.max_turns) < 10**12 \
-                else "a larger number"
-            raise RuleError(f"Zinga option max_turns must be a whole number 1..{MAX_TURNS}, not {shown[:40]}")
-
-    def to_json(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict | None) -> "ZingaOptions":
-        """Options from a dict of values or of strings (CLI ``--option NAME=VALUE``)."""
-        return options_from_dict(cls, data, "Zinga")
-
-    from_json = from_dict
-
-    def with_(self, **changes) -> "ZingaOptions":
-        return replace(self, **changes)
+    table_by_role: bool = option(True, "whether a call is on the table depends on the caller's role (a passive "
+                                 "lone-die call blunders)")
+    plus_needs_table: bool = option(True, "re-calling a ticked combination blacks a PLUS box only if the dice show "
+                                    "it (else blunder case 1)")
+    stop_any_call: bool = option(True, "STOP may cancel any announced call; off: only calls that would tick")
+    announce_any_line: bool = option(True, "a fifth cell completing several lines needs only one of them announced")
+    auto_take_pawn: bool = option(True, "ticking blue 9 takes the pawn at once; off: an explicit `take` before the "
+                                  "next roll")
+    last_standing_wins: bool = option(True, "the last player not eliminated wins (the rulebook is silent)")
+    max_turns: int = option(1000, "rolls before the game is a draw (safety cap)", minimum=1, maximum=MAX_TURNS,
+                            rulebook=False)
 
     def flags(self):
         """The options as an int64 array for the numba kernel (order fixed here)."""
