@@ -87,8 +87,8 @@ def _map_ray(fn, tasks, workers, address):
     started = False
     if not ray.is_initialized():
         address = address or os.environ.get("RAY_ADDRESS") or None
-        kwargs: dict = {} if address else {"num_cpus": workers, "include_dashboard": False,
-                                           "_node_ip_address": "127.0.0.1"}
+        kwargs: dict = {} if address else {"num_cpus": workers, "include_dashboard": False}
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage report to the internet
         try:
             ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
                      configure_logging=False, **kwargs)
