@@ -90,7 +90,7 @@ def _map_ray(fn, tasks, workers, address):
         kwargs: dict = {} if address else {"num_cpus": workers, "include_dashboard": False}
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage report to the internet
         try:
-            ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
+            ray.init(address=address or "local", ignore_reinit_error=True, log_to_driver=False,
                      configure_logging=False, **kwargs)
         except (ConnectionError, RuntimeError, ValueError) as e:
             raise SolverError(f"cannot reach the Ray cluster at {address}: {str(e).splitlines()[0][:200]}") from None
