@@ -72,6 +72,36 @@ class Kind(str, Enum):
 
 
 
+class Executor(str, Enum):
+    local = "local"
+    ray = "ray"
+    dask = "dask"
+
+
+_EXECUTOR_HELP = ("With --count: split the count into subproblems run on local processes, a Ray or a "
+                  "Dask cluster (see docs/cluster.md).")
+_ADDRESS_HELP = "With --executor ray|dask: the cluster (default RAY_ADDRESS / DASK_SCHEDULER_ADDRESS, else one started here)."
+_CHECKPOINT_HELP = "With --count: keep finished subproblems in FILE; a re-run skips them."
+
+
+def _split_count(fn, label: str, **kwargs) -> dict:
+    """Run a split count of generators.executors with a progress bar over its subproblems."""
+    from contextlib import ExitStack
+
+    from .cli_common import progress
+
+    state: dict = {}
+    with ExitStack() as stack:
+        def on_progress(done, total):
+            if "advance" not in state:
+                state["advance"] = stack.enter_context(progress(total, label))
+                state["last"] = 0
+            state["advance"](done - state["last"])
+            state["last"] = done
+
+        return fn(on_progress=on_progress, **kwargs)
+
+
 # --- shapes ---------------------------------------------------------------------------------
 
 
@@ -84,6 +114,9 @@ def shapes_enumerate(
     by_size: bool = typer.Option(False, "--by-size", help="With --count: counts for every size 1..N."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     svg: Optional[Path] = typer.Option(None, help="Write a sheet of the shapes as SVG."),
+    executor: Optional[Executor] = typer.Option(None, "--executor", help=_EXECUTOR_HELP),
+    address: Optional[str] = typer.Option(None, "--address", help=_ADDRESS_HELP),
+    checkpoint: Optional[Path] = typer.Option(None, "--checkpoint", help=_CHECKPOINT_HELP),
 ) -> None:
     """Enumerate (or count) the polyforms of size N. Example: tanglekit shapes enumerate 6."""
     from .limits import UsageError
@@ -94,6 +127,24 @@ def shapes_enumerate(
         raise UsageError("listing shapes is limited to N <= 12; use --count for larger N")
     if by_size and not count:
         raise UsageError("--by-size goes with --count")
+    if (executor or address or checkpoint) and not count:
+        raise UsageError("--executor, --address and --checkpoint go with --count")
+    if count and (executor or address or checkpoint):
+        _check_count_size(n, lattice.value)
+        from .generators.executors import count_polyforms as split_count
+        from .solver.parallel import default_workers
+
+        out = _split_count(split_count, "subproblems", n=n, lattice=lattice.value, kind=kind.value,
+                           by_size=by_size, executor=(executor or Executor.local).value,
+                           workers=default_workers(), address=address, checkpoint=checkpoint)
+        if as_json:
+            print_json(out)
+        elif by_size:
+            for size, c in enumerate(out["counts"], 1):
+                typer.echo(f"{size} {c}")
+        else:
+            typer.echo(f"{out['count']} {kind.value} {_plural(lattice.value, n)}")
+        return
     if count:
         _check_count_size(n, lattice.value)
         from .shapes.enumerate import count_polyforms, count_polyforms_by_size
@@ -265,6 +316,9 @@ def tile(
     batch: Optional[str] = typer.Option(
         None, "--batch", help="Many problems: FILE or - with one region, or a JSON object of tile options, a line."
     ),
+    executor: Optional[Executor] = typer.Option(None, "--executor", help=_EXECUTOR_HELP),
+    address: Optional[str] = typer.Option(None, "--address", help=_ADDRESS_HELP),
+    checkpoint: Optional[Path] = typer.Option(None, "--checkpoint", help=_CHECKPOINT_HELP),
 ) -> None:
     """Tile a region with polyform pieces. Example: tanglekit tile --region rect:10x6 --pieces pentominoes --count."""
     if batch is not None:
@@ -285,6 +339,32 @@ def tile(
     limit = check_count(limit, "--limit", minimum=1, maximum=10**12, allow_none=True)
     if limit is not None and not (all_ or count):
         raise UsageError("--limit goes with --all or --count")
+    if (executor or address or checkpoint) and not count:
+        raise UsageError("--executor, --address and --checkpoint go with --count")
+    if count and (executor or address or checkpoint):
+        if backend == Backend.cpsat:
+            raise UsageError("--executor and --checkpoint split the dlx count; drop --backend cpsat")
+        if limit is not None:
+            raise UsageError("--limit does not combine with --executor / --checkpoint (the split counts all)")
+        from .generators.executors import count_tiling
+        from .solver.parallel import default_workers
+
+        out = _split_count(count_tiling, "subproblems", region=region, pieces=pieces, each=each.value,
+                           mirror=not no_mirror, up_to_symmetry=up_to_symmetry,
+                           executor=(executor or Executor.local).value,
+                           workers=workers or default_workers(), address=address,
+                           checkpoint=checkpoint, time_limit=time_limit)
+        if as_json:
+            print_json(out)
+            return
+        done = "" if out["complete"] else " (stopped; re-run with the same --checkpoint to go on)"
+        typer.echo(f"count: {'' if out['complete'] else 'at least '}{out['count']}{done}")
+        if up_to_symmetry:
+            typer.echo(f"up to symmetry: {out['count_up_to_symmetry']} (group of order "
+                       f"{out['symmetry_order']}, {out['symmetry_method']})")
+        typer.echo(f"subproblems: {out['parts_done']} of {out['parts']} on {out['executor']}, "
+                   f"seconds: {out['seconds']:.3f}")
+        return
     from .solver.tiling import parse_region, piece_set, solve_tiling
 
     reg = parse_region(region)

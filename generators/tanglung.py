@@ -336,71 +336,11 @@ def _merge(total: dict, part: dict) -> None:
 
 
 def _map_tasks(fn, tasks, executor: str, workers: int):
-    """Yield results of fn over tasks, in completion order, on the chosen executor."""
-    if executor == "local":
-        if workers <= 1:
-            for t in tasks:
-                yield fn(t)
-            return
-        import multiprocessing as mp
+    """Yield results of fn over tasks, in completion order, on the chosen executor (local
+    processes, Ray or Dask: generators.executors.map_unordered)."""
+    from .executors import map_unordered
 
-        with mp.get_context("spawn").Pool(workers) as pool:
-            yield from pool.imap_unordered(fn, tasks)
-    elif executor == "ray":
-        yield from _map_ray(fn, tasks, workers)
-    elif executor == "dask":
-        yield from _map_dask(fn, tasks, workers)
-    else:
-        raise SolverError(f"unknown executor {executor!r} (local, ray or dask)")
-
-
-def _map_ray(fn, tasks, workers: int):
-    """Ray: the cluster at RAY_ADDRESS when set, else a local Ray started here (``workers``
-    CPUs) and shut down afterwards; an already initialised Ray is used as it is."""
-    try:
-        import ray
-    except ImportError:
-        raise SolverError("executor 'ray' needs the ray package (pip install 'tanglekit[ray]')") from None
-    started = False
-    if not ray.is_initialized():
-        address = os.environ.get("RAY_ADDRESS") or None
-        kwargs = {} if address else {"num_cpus": max(1, workers), "include_dashboard": False}
-        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False, **kwargs)
-        started = True
-    try:
-        remote = ray.remote(fn)
-        pending = [remote.remote(t) for t in tasks]
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            yield ray.get(done[0])
-    finally:
-        if started:
-            ray.shutdown()
-
-
-def _map_dask(fn, tasks, workers: int):
-    """Dask: the scheduler at DASK_SCHEDULER_ADDRESS when set, else a LocalCluster of
-    ``workers`` single-threaded processes; the client (and cluster) made here are closed."""
-    try:
-        from dask.distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise SolverError("executor 'dask' needs dask[distributed] (pip install 'tanglekit[dask]')") from None
-    address = os.environ.get("DASK_SCHEDULER_ADDRESS") or None
-    cluster = None
-    if address:
-        client = Client(address)
-    else:
-        cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-        client = Client(cluster)
-    try:
-        futures = client.map(fn, tasks, pure=False)
-        for fut in as_completed(futures):
-            yield fut.result()
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+    return map_unordered(fn, tasks, executor, workers)
 
 
 #: the largest --sample (beyond it, the full census is the better tool: 8.4 million classes)
@@ -523,7 +463,7 @@ def census(
     skipped on the next run with the same setup. ``on_progress(done_chunks, total_chunks)`` is
     called after each chunk. ``chunk``: ranks per chunk (default CHUNK, or SAMPLE_CHUNK layouts
     with ``sample``). ``executor``: ``local`` (``workers`` processes, capped by the CPUs and the
-    chunks), ``ray`` or ``dask``. ``time_limit`` (seconds or a Deadline) stops between chunks:
+    chunks), ``ray`` or ``dask`` (generators.executors). ``time_limit`` (seconds or a Deadline) stops between chunks:
     the summary then has ``complete: false`` and the checkpoint keeps what was finished.
     """
     from ..limits import LimitReached, as_deadline, check_count, check_workers, cpu_count
