@@ -158,7 +158,7 @@ def test_ray_tile_count_with_checkpoint(ray_cluster, ray_env, tmp_path):
     assert again["count"] == 454 and seen == [(first["parts"], first["parts"])]  # nothing re-run
 
 
-def test_ray_census_and_enumeration(ray_cluster, ray_env):
+def test_ray_census_and_enumeration(ray_cluster, ray_env, monkeypatch):
     """The census (a tiny sample) and a polyform count on the Ray head, through RAY_ADDRESS."""
     import ray
 
@@ -166,14 +166,14 @@ def test_ray_census_and_enumeration(ray_cluster, ray_env):
     from tanglekit.generators.tanglung import census
 
     local = census(sample=12, seed=3, workers=1)
-    os.environ["RAY_ADDRESS"] = ray_cluster  # removed again by the ray_env fixture
+    monkeypatch.setenv("RAY_ADDRESS", ray_cluster)  # gone after the test
     assert census(sample=12, seed=3, workers=1, executor="ray") == local
     assert not ray.is_initialized()  # the driver disconnected; the cluster stays up
     out = count_polyforms(9, "triangle", "free", executor="ray", min_parts=6)
     assert out["count"] == 160 and out["parts"] >= 6  # A000577
 
 
-def test_dask_tile_count_census_and_enumeration(dask_cluster, ray_env, tmp_path):
+def test_dask_tile_count_census_and_enumeration(dask_cluster, ray_env, tmp_path, monkeypatch):
     """Tiling count (checkpointed), census sample and polyform count on the Dask scheduler."""
     from dask.distributed import Client
 
@@ -185,7 +185,7 @@ def test_dask_tile_count_census_and_enumeration(dask_cluster, ray_env, tmp_path)
                        checkpoint=cp, min_parts=8)
     assert out["complete"] and out["count"] == 454 and cp.exists()
     local = census(sample=12, seed=3, workers=1)
-    os.environ["DASK_SCHEDULER_ADDRESS"] = dask_cluster
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", dask_cluster)  # gone after the test
     assert census(sample=12, seed=3, workers=1, executor="dask") == local
     out = count_polyforms(8, "square", "one-sided", by_size=True, executor="dask", min_parts=6)
     assert out["counts"] == [1, 1, 2, 7, 18, 60, 196, 704]  # A000988
