@@ -404,7 +404,7 @@ def test_census_pool_never_larger_than_cpus_or_chunks(monkeypatch):
     sizes = []
 
     class FakePool:
-        def __init__(self, n):
+        def __init__(self, n, **kwargs):  # initializer etc. of the executor layer
             sizes.append(n)
 
         def __enter__(self):
@@ -415,6 +415,11 @@ def test_census_pool_never_larger_than_cpus_or_chunks(monkeypatch):
 
         def imap_unordered(self, fn, tasks):
             return map(fn, tasks)
+
+        def close(self):
+            pass
+
+        terminate = join = close
 
     class FakeContext:
         Pool = FakePool
