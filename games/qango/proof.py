@@ -150,16 +150,7 @@ def _attack(pos: Position, node, r: int, counter, where: str) -> None:
             raise ProofError(f"{where}: move {move} ends the game in a draw")
         if r < 3:
             raise ProofError(f"{where}: move {move} does not win and the claimed plies are used up")
-        replies = {}
-        for item in node[1]:
-            if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)):
-                raise ProofError(f"{where}: bad reply entry {str(item)[:40]}")
-            replies[item[0]] = item[1]
-        legal = set(after.legal_moves())
-        if set(replies) != legal:
-            missing = sorted(legal - set(replies))
-            extra = sorted(set(replies) - legal)
-            raise ProofError(f"{where}>{move}: replies missing {missing[:5]} or illegal {extra[:5]}")
+        replies = _every_move(after, node[1], where, f"{where}>{move}", "reply entry", "replies")
         for y, child in replies.items():
             nxt = after.play(y)
             if nxt.winner() is not None:
@@ -167,6 +158,21 @@ def _attack(pos: Position, node, r: int, counter, where: str) -> None:
             if nxt.is_over():
                 raise ProofError(f"{where}>{move}>{y}: the game ends in a draw")
             stack.append((nxt, child, r - 2, f"{where}>{move}>{y}"))
+
+
+def _every_move(pos: Position, entries, where: str, at: str, entry: str, what: str) -> dict:
+    """``[[move, subtree], ...]`` as a dict, refused unless it lists exactly the legal moves."""
+    out = {}
+    for item in entries:
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)):
+            raise ProofError(f"{where}: bad {entry} {str(item)[:40]}")
+        out[item[0]] = item[1]
+    legal = set(pos.legal_moves())
+    if set(out) != legal:
+        missing = sorted(legal - set(out))
+        extra = sorted(set(out) - legal)
+        raise ProofError(f"{at}: {what} missing {missing[:5]} or illegal {extra[:5]}")
+    return out
 
 
 def _hold(pos: Position, side, tree, counter) -> None:
@@ -189,16 +195,7 @@ def _hold(pos: Position, side, tree, counter) -> None:
             counter[0] += 1
             if not isinstance(node, list):
                 raise ProofError(f"{where}: a node of {side} lists every legal move")
-            seen = {}
-            for item in node:
-                if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)):
-                    raise ProofError(f"{where}: bad entry {str(item)[:40]}")
-                seen[item[0]] = item[1]
-            legal = set(pos.legal_moves())
-            if set(seen) != legal:
-                missing = sorted(legal - set(seen))
-                extra = sorted(set(seen) - legal)
-                raise ProofError(f"{where}: moves missing {missing[:5]} or illegal {extra[:5]}")
+            seen = _every_move(pos, node, where, where, "entry", "moves")
             for m, sub in seen.items():
                 nxt = pos.play(m)
                 if nxt.winner() == side:
