@@ -99,7 +99,8 @@ def solve_cmd(
     if position is None:
         raise typer.BadParameter("give a position, 'empty', a puzzle ID or a file (or --batch FILE)", param_hint="POSITION")
     from .limits import Deadline, UsageError
-    from .solver.qango_solve import QangoSolver, SolveResult, make_proof
+    from .solver.qango_cert import make_proof
+    from .solver.qango_solve import QangoSolver, SolveResult
 
     deadline = Deadline(_time_limit(time_limit))
     if method not in ("auto", "id", "pns"):
@@ -228,8 +229,12 @@ def verify_proof_cmd(
     else:
         what = {"no-win": f"{rep.get('side')} cannot force a win", "draw": "neither side can force a win"}.get(
             rep["claim"], f"{rep['claim']} within {rep['plies']} plies")
+        if rep.get("version") == 3 and rep["claim"] == "win":
+            what = f"{rep.get('side')} wins within {rep['plies']} plies" + (
+                ", and not sooner" if rep.get("shortest") else "")
+        counted = "positions" if rep.get("version") == 3 else "attacker nodes"
         typer.echo(("valid" if rep["ok"] else "INVALID") + f": claim {what}, "
-                   f"{rep['nodes']} attacker nodes checked" + (f"; {rep['error']}" if rep["error"] else ""))
+                   f"{rep['nodes']} {counted} checked" + (f"; {rep['error']}" if rep["error"] else ""))
     if not rep["ok"]:
         raise typer.Exit(1)
 

@@ -24,10 +24,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--time-limit", type=float, default=None, help="seconds per empty board (default 60, quick 10)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--dfpn-steps", action="store_true",
-                    help="only the df-pn steps table: Python-called oracle vs the oracle inside the kernel")
+                    help="only the df-pn steps table: the oracle in Python or in the kernel, dead cells, holds")
     args = ap.parse_args(argv)
     if args.dfpn_steps:
-        return dfpn_steps(args.time_limit or 120.0, args.seed)
+        return dfpn_steps(args.time_limit or (20.0 if args.quick else 120.0), args.seed, args.quick)
 
     from ..games.qango import Position, load_board
     from ..generators.qango import random_position
@@ -97,56 +97,72 @@ def main(argv: list[str] | None = None) -> None:
         print(r)
 
 
-def dfpn_steps(limit: float, seed: int) -> None:
-    """df-pn with the oracle called from Python between kernel slices (the earlier build) and answered
-    inside the kernel, on the hard rows' decided parts and a mid-game set; prints a Markdown table."""
+STEPS = [  # (label, oracle inside the kernel, dead-cell pruning, pair tries of the holds test)
+    ("oracle called from Python", False, False, 0),
+    ("oracle in the kernel", True, False, 0),
+    ("+ dead cells", True, True, 0),
+    ("+ holds (pairs + potential)", True, False, 64),
+    ("+ dead cells + holds (default)", True, True, 64),
+]
+
+
+def dfpn_steps(limit: float, seed: int, quick: bool = False) -> None:
+    """df-pn step by step (each step's effect measured alone and together): the oracle called from
+    Python or answered inside the kernel, dead-cell pruning, and the holds test (pairs + Erdős–Selfridge
+    potential), on the hard rows and a mid-game set; prints a Markdown table (CPU seconds)."""
     from ..games.qango import Position, load_board
     from ..generators.qango import random_position
-    from ..solver.qango_solve import QangoSolver
+    from ..solver.qango_solve import QangoSolver, _Timeout
 
     b6 = load_board("6")
-    for inner in (True, False):  # compile / load outside the timing
-        QangoSolver(b6, None).solve_pns(Position(b6), inner=inner)
+    for _, inner, prune, hold in STEPS:  # compile / load outside the timing
+        s = QangoSolver(b6, None)
+        s.prune, s.hold_budget = prune, hold
+        s.solve_pns(Position(b6), inner=inner)
     tasks = []
-    for bname, opening, cells, att in [("6", "castle", [], "X"), ("7plus", "edges", [], "X"),
-                                       ("7", "professionals-1", [], "X"), ("6", "tournament", [0], "O"),
-                                       ("6", "tournament", [1], "O"), ("6", "tournament", [], "O"),
-                                       ("7plus", "tournament", [], "O")]:
+    spec = [("6", "castle", [], [], "X"), ("7plus", "edges", [], [], "X"), ("7", "professionals-1", [], [], "X"),
+            ("6", "tournament", [0], [], "O"), ("6", "tournament", [], [], "O"), ("7plus", "tournament", [], [], "O"),
+            ("6", "tournament", [2], [8], "X"), ("6", "tournament", [], [], "X"), ("7plus", "tournament", [], [], "X")]
+    if quick:
+        spec = [spec[0], spec[3], spec[6], spec[8]]
+    for bname, opening, xs, os_, att in spec:
         b = load_board(bname)
-        pos = Position(b, 0, 0, b.opening_cells(opening))
-        for c in cells:
-            pos = pos.play(c)
-        first = "" if not cells else " after X " + ",".join("[{}, {}]".format(*b.rc(c)) for c in cells)
+        pos = Position(b, sum(1 << c for c in xs), sum(1 << c for c in os_), b.opening_cells(opening))
+        first = "" if not xs else " after " + ", ".join(
+            [f"X [{b.rc(c)[0]}, {b.rc(c)[1]}]" for c in xs] + [f"O [{b.rc(c)[0]}, {b.rc(c)[1]}]" for c in os_])
         tasks.append((f"{b.title} {opening}{first}: can {att} force a win?", b, pos, att))
-    print("| task | oracle | answer | time | df-pn expansions | oracle nodes | table entries at the end |")
-    print("|---|---|---|---|---|---|---|")
+    print(f"CPU seconds per task (one core), each stopped after {limit:g} s of wall time (`unknown`).")
+    print()
+    print("| task | step | answer | CPU s | df-pn expansions | oracle nodes |")
+    print("|---|---|---|---:|---:|---:|")
     for label, b, pos, att in tasks:
-        for inner in (False, True):
+        for name, inner, prune, hold in STEPS:
             s = QangoSolver(b, pos.allowed_first)
+            s.prune, s.hold_budget = prune, hold
             me, opp = pos.sides()
             a, d = (me, opp) if pos.to_move == att else (opp, me)
-            t0 = time.perf_counter()
-            s.deadline = t0 + limit
+            c0 = time.process_time()
+            s.deadline = time.perf_counter() + limit
             try:
                 ans = "yes" if s.prove(a, d, pos.to_move == att, inner=inner) else "no"
-            except Exception:
+            except _Timeout:
                 ans = "unknown"
-            dt = time.perf_counter() - t0
-            print(f"| {label} | {'in the kernel' if inner else 'called from Python'} | {ans} | {dt:.2f} s | "
-                  f"{int(s.stats[3]):,} | {int(s.stats[0]):,} | {s._pns[0].shape[0]:,} |", flush=True)
+            dt = time.process_time() - c0
+            print(f"| {label} | {name} | {ans} | {dt:.2f} | {int(s.stats[s.K.ST_EXPANSIONS]):,} | "
+                  f"{int(s.stats[s.K.ST_NODES]):,} |", flush=True)
     rng = random.Random(seed)
-    mids = [random_position(b6, rng, max_empty=28, min_counters=8, quiet=True) for _ in range(100)]
-    for inner in (False, True):
+    mids = [random_position(b6, rng, max_empty=28, min_counters=8, quiet=True) for _ in range(20 if quick else 100)]
+    for name, inner, prune, hold in STEPS:
         s = QangoSolver(b6, None, tt_bits=20)
-        t0, exp, vals = time.perf_counter(), 0, {}
+        s.prune, s.hold_budget = prune, hold
+        c0, exp, vals = time.process_time(), 0, {}
         for p in mids:
             r = s.solve_pns(p, time_limit=5.0, inner=inner)
-            exp += int(s.stats[3])
+            exp += int(s.stats[s.K.ST_EXPANSIONS])
             vals[r.value] = vals.get(r.value, 0) + 1
-        print(f"| QANGO 6 quiet mid-game positions (100, 8+ counters), value by df-pn | "
-              f"{'in the kernel' if inner else 'called from Python'} | "
-              f"{', '.join(f'{v} {k}' for k, v in sorted(vals.items()))} | {time.perf_counter() - t0:.2f} s | "
-              f"{exp:,} | | |", flush=True)
+        print(f"| QANGO 6 quiet mid-game positions ({len(mids)}, 8+ counters), value by df-pn | {name} | "
+              f"{', '.join(f'{v} {k}' for k, v in sorted(vals.items()))} | {time.process_time() - c0:.2f} | "
+              f"{exp:,} | |", flush=True)
 
 
 if __name__ == "__main__":

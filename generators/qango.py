@@ -508,7 +508,7 @@ def generate_puzzle(board="6", k: int = 3, seed: int = 0, opening: str = "standa
             defences = len(replies)
         else:
             defences = sum(1 for y in replies if not solver.wins(me2, opp | 1 << y, plies - 4))
-        return Puzzle(b, pos, k, key, defences, seed, opening, int(solver.stats[0]))
+        return Puzzle(b, pos, k, key, defences, seed, opening, int(solver.stats[solver.K.ST_NODES]))
     raise SolverError(f"no puzzle with k={k} found in {max_tries} tries (seed {seed})")
 
 

@@ -1,5 +1,5 @@
 """QANGO bots in named strengths: ``random``, ``search`` (short exact search + heuristic) and ``perfect``
-(exact search, then the shipped proof trees as a tablebase, then df-pn; about a second per move)."""
+(exact search, then the shipped certificates as a tablebase, then df-pn; about a second per move)."""
 
 from __future__ import annotations
 
@@ -62,9 +62,10 @@ def make_bot(name: str, seed: int = 0, think: float = 2.0):
         hit = book_move(pos)
         if hit is not None:
             return hit[0]
-        # 3. df-pn for a proven winning move, else the search bot
+        # 3. df-pn: a proven winning move, or in a drawn position a move after which the opponent
+        #    still cannot force a win (a draw is never turned into a loss); else the search bot
         res = s.solve(pos, time_limit=0.3 * budget, method="pns")
-        if res.value == "win" and res.best_move is not None:
+        if res.value in ("win", "draw") and res.best_move is not None:
             return res.best_move
         return search_bot(pos, plies=None, limit=0.1 * budget)
 

@@ -13,11 +13,99 @@ plain-Python oracle the tests compare against."""
 from __future__ import annotations
 
 import time
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, objmode
 
 NO_WIN = 127  # tt_w value meaning "no win proven yet"
+
+# named indices of the arrays the solver and the kernels share
+ST_NODES, ST_NODE_LIMIT, ST_ABORTED, ST_EXPANSIONS = 0, 1, 2, 3  # ``stats``
+# ``prm`` of dfpn_run: oracle bound, epsilon (/16), expansion budget, move order, oracle in the
+# kernel, continuous-threat node limit, pair tries of the holds test, dead-cell pruning
+PRM_R, PRM_EPS, PRM_BUDGET, PRM_ORDER, PRM_INNER, PRM_VCF_NODES, PRM_HOLD, PRM_PRUNE = range(8)
+N_PRM = 8
+# ``io`` of dfpn_run: mode, level, root pn, root dn, oracle: attacker to move, attacker, defender, answer
+IO_MODE, IO_LEVEL, IO_PN, IO_DN, IO_ATM, IO_ATT, IO_DFD, IO_ANSWER = range(8)
+
+
+class QBoard(NamedTuple):
+    """A board as the kernels see it: win patterns, their cells, symmetry tables and the rules."""
+
+    DTYPES = {"cell_pats": np.int32, "perm": np.int8, "inv": np.int8}
+    pats: np.ndarray  # int64 mask per pattern
+    cell_pats: np.ndarray  # patterns through each cell (-1 padded)
+    symtab: np.ndarray  # byte-wise images per symmetry (see symmetry_tables)
+    perm: np.ndarray  # symmetry permutations
+    inv: np.ndarray  # their inverses
+    board: int  # mask of the cells on the board
+    first: int  # cells allowed for the first counter
+    limit: int  # counters after which the game is drawn
+    ncells: int  # cells of the rectangle
+    sym_n: int  # keys are merged under symmetry while at most this many counters are down
+
+
+class IdTable(NamedTuple):
+    """Transposition table of the bounded search: keys and the two bounds per position."""
+
+    DTYPES = {"tt_w": np.int8, "tt_n": np.int8, "tt_m": np.int8}
+    tt_a: np.ndarray
+    tt_b: np.ndarray
+    tt_w: np.ndarray  # smallest r proven winning (NO_WIN: none)
+    tt_n: np.ndarray  # largest r proven not winning
+    tt_m: np.ndarray  # best move (in the key's frame)
+
+
+class IdWork(NamedTuple):
+    """Move buffers and killer replies of the bounded search, one row per level."""
+
+    DTYPES = {"mbuf": np.int32, "killer": np.int32}
+    mbuf: np.ndarray
+    sbuf: np.ndarray
+    killer: np.ndarray
+
+
+class DfpnTable(NamedTuple):
+    """df-pn transposition table (two-way buckets): keys, proof and disproof numbers, work."""
+
+    pk_a: np.ndarray
+    pk_b: np.ndarray
+    p_pn: np.ndarray
+    p_dn: np.ndarray
+    p_w: np.ndarray
+
+
+class DfpnStack(NamedTuple):
+    """df-pn explicit stack: per level the children (cell, pn, dn, order score), frames and io."""
+
+    DTYPES = {"cb": np.int32}
+    cb: np.ndarray
+    cpn: np.ndarray
+    cdn: np.ndarray
+    osc: np.ndarray
+    fr: np.ndarray
+    io: np.ndarray
+
+
+class VcfWork(NamedTuple):
+    """Continuous-threat search: failure cache, node counter/limit, frames and the line found."""
+
+    vt_a: np.ndarray
+    vt_b: np.ndarray
+    vs: np.ndarray
+    fme: np.ndarray
+    fop: np.ndarray
+    fcand: np.ndarray
+    line: np.ndarray
+
+
+class HoldWork(NamedTuple):
+    """Work space of ``defender_holds`` and the pairs it finds."""
+
+    rem: np.ndarray
+    stk: np.ndarray
+    pairs: np.ndarray
 MAX_LEVELS = 160  # move-buffer rows (two per attacker ply)
 U1 = np.uint64(0x9E3779B97F4A7C15)
 U2 = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -182,19 +270,23 @@ def _tt_store(me, opp, r, won, move, tt_a, tt_b, tt_w, tt_n, tt_m):
 
 
 @njit(cache=True)
-def wins_within(me, opp, r, level, pats, cell_pats, board, first, limit, ncells,
-                tt_a, tt_b, tt_w, tt_n, tt_m, stats, deadline, mbuf, sbuf, symtab, perm, inv, sym_n, killer):
+def wins_within(me, opp, r, level, B, T, W, stats, deadline):
     """True when the side to move (``me``) can force a win within ``r`` plies (its own move first).
 
-    stats = [nodes, node_limit, aborted]; on abort returns False and the caller must discard results.
+    B: QBoard, T: IdTable, W: IdWork; stats: ST_* counters; on abort returns False and the caller
+    must discard results.
     """
-    stats[0] += 1
-    if (stats[0] & 8191) == 0:
+    pats, cell_pats, board, first, limit, ncells = B.pats, B.cell_pats, B.board, B.first, B.limit, B.ncells
+    symtab, perm, inv, sym_n = B.symtab, B.perm, B.inv, B.sym_n
+    tt_a, tt_b, tt_w, tt_n, tt_m = T.tt_a, T.tt_b, T.tt_w, T.tt_n, T.tt_m
+    mbuf, sbuf, killer = W.mbuf, W.sbuf, W.killer
+    stats[ST_NODES] += 1
+    if (stats[ST_NODES] & 8191) == 0:
         with objmode(t="float64"):
             t = time.perf_counter()
-        if t > deadline or (stats[1] > 0 and stats[0] > stats[1]):
-            stats[2] = 1
-    if stats[2] != 0:
+        if t > deadline or (stats[ST_NODE_LIMIT] > 0 and stats[ST_NODES] > stats[ST_NODE_LIMIT]):
+            stats[ST_ABORTED] = 1
+    if stats[ST_ABORTED] != 0:
         return False
     if r <= 0:
         return False
@@ -257,9 +349,7 @@ def wins_within(me, opp, r, level, pats, cell_pats, board, first, limit, ncells,
         if r < 5:
             continue  # with 3 or 4 plies left only a double threat wins
         if at != 0:
-            ok = wins_within(me2, opp | at, r - 2, level + 2, pats, cell_pats, board, first, limit, ncells,
-                             tt_a, tt_b, tt_w, tt_n, tt_m, stats, deadline, mbuf, sbuf, symtab, perm, inv, sym_n,
-                             killer)
+            ok = wins_within(me2, opp | at, r - 2, level + 2, B, T, W, stats, deadline)
         else:
             replies = empty2
             ok = True
@@ -270,21 +360,17 @@ def wins_within(me, opp, r, level, pats, cell_pats, board, first, limit, ncells,
                        | live_cells(opp, me2, empty2, r // 2, pats))
                 if empty2 & ~rel:
                     replies = rel
-                    ok = wins_within(me2, opp, r - 2, level + 2, pats, cell_pats, board, first, limit, ncells,
-                                     tt_a, tt_b, tt_w, tt_n, tt_m, stats, deadline, mbuf, sbuf, symtab, perm,
-                                     inv, sym_n, killer)
+                    ok = wins_within(me2, opp, r - 2, level + 2, B, T, W, stats, deadline)
             kk = 0
             if ok:
                 kk = _order(level + 1, replies, opp, me2, pats, cell_pats, ncells, killer[level + 1], mbuf, sbuf)
             for j in range(kk):
                 y = mbuf[level + 1, j]
-                if not wins_within(me2, opp | (np.int64(1) << y), r - 2, level + 2, pats, cell_pats, board, first,
-                                   limit, ncells, tt_a, tt_b, tt_w, tt_n, tt_m, stats, deadline, mbuf, sbuf,
-                                   symtab, perm, inv, sym_n, killer):
+                if not wins_within(me2, opp | (np.int64(1) << y), r - 2, level + 2, B, T, W, stats, deadline):
                     ok = False
                     killer[level + 1] = y
                     break
-        if stats[2] != 0:
+        if stats[ST_ABORTED] != 0:
             return False
         if ok:
             _tt_store(ka, kb, r, True, perm[sx, c], tt_a, tt_b, tt_w, tt_n, tt_m)
@@ -294,9 +380,9 @@ def wins_within(me, opp, r, level, pats, cell_pats, board, first, limit, ncells,
 
 
 @njit(cache=True)
-def move_wins_within(me, opp, c, r, level, pats, cell_pats, board, first, limit, ncells,
-                     tt_a, tt_b, tt_w, tt_n, tt_m, stats, deadline, mbuf, sbuf, symtab, perm, inv, sym_n, killer):
+def move_wins_within(me, opp, c, r, level, B, T, W, stats, deadline):
     """True when the mover's move ``c`` (legal, assumed) forces a win within ``r`` plies."""
+    pats, board, limit, ncells = B.pats, B.board, B.limit, B.ncells
     bit = np.int64(1) << c
     me2 = me | bit
     if has_pattern(me2, pats):
@@ -313,9 +399,7 @@ def move_wins_within(me, opp, c, r, level, pats, cell_pats, board, first, limit,
         return popcount(occ2) + 2 <= limit
     for y in range(ncells):
         if (cand >> y) & 1:
-            if not wins_within(me2, opp | (np.int64(1) << y), r - 2, level, pats, cell_pats, board, first, limit,
-                               ncells, tt_a, tt_b, tt_w, tt_n, tt_m, stats, deadline, mbuf, sbuf, symtab, perm, inv,
-                               sym_n, killer):
+            if not wins_within(me2, opp | (np.int64(1) << y), r - 2, level, B, T, W, stats, deadline):
                 return False
     return True
 
@@ -379,11 +463,12 @@ def _store(ka, kb, pn, dn, work, pk_a, pk_b, p_pn, p_dn, p_w):
 
 
 @njit(cache=True)
-def dfpn_rehash(pk_a, pk_b, p_pn, p_dn, p_w, na, nb, npn, ndn, nw):
-    """Copy every entry of a df-pn table into a larger one."""
-    for s in range(pk_a.shape[0]):
-        if pk_a[s] != -1:
-            _store(pk_a[s], pk_b[s], p_pn[s], p_dn[s], p_w[s], na, nb, npn, ndn, nw)
+def dfpn_rehash(old, new):
+    """Copy every entry of a df-pn table (DfpnTable) into a larger one."""
+    for s in range(old.pk_a.shape[0]):
+        if old.pk_a[s] != -1:
+            _store(old.pk_a[s], old.pk_b[s], old.p_pn[s], old.p_dn[s], old.p_w[s], new.pk_a, new.pk_b, new.p_pn,
+                   new.p_dn, new.p_w)
 
 
 @njit(cache=True)
@@ -408,6 +493,39 @@ def quick_status(att, dfd, atm, pats, board, limit):
         if (at & (at - 1)) and n + 2 <= limit:
             return 1
     return 0
+
+
+@njit(cache=True)
+def relevance(att, dfd, atm, pats, board, limit):
+    """(status, live): status 2 when the attacker can no longer complete a pattern before the game
+    ends (every pattern holds a defender counter or more empty cells than the attacker has moves
+    left), else 0; ``live`` = the empty cells of the patterns either side can still complete. Any
+    other cell is dead: a move there acts as a pass, which is never better than another move (an
+    extra own counter never hurts), so the search leaves dead cells out."""
+    occ = att | dfd
+    empty = board & ~occ
+    left = limit - popcount(occ)
+    ne = popcount(empty)
+    if ne < left:
+        left = ne
+    amoves = (left + 1) // 2 if atm else left // 2
+    dmoves = left // 2 if atm else (left + 1) // 2
+    live = np.int64(0)
+    open_ = False
+    for i in range(pats.shape[0]):
+        p = pats[i]
+        if p & dfd == 0:
+            e = p & ~att
+            if popcount(e) <= amoves:
+                live |= e
+                open_ = True
+        if p & att == 0:
+            e = p & ~dfd
+            if popcount(e) <= dmoves:
+                live |= e
+    if not open_:
+        return 2, live & empty
+    return 0, live & empty
 
 
 @njit(cache=True)
@@ -478,56 +596,70 @@ def dfpn_start(att, dfd, atm, fr, io):
 
 
 @njit(cache=True)
-def dfpn_run(R, eps_num, budget, pats, cell_pats, board, first, limit, ncells, pk_a, pk_b, p_pn, p_dn, p_w,
-             cb, cpn, cdn, osc, fr, io, stats, sym_n, symtab, order, inner, vcf_nodes, vt_a, vt_b, vs, fme, fop,
-             fcand, line):
+def dfpn_run(prm, B, T, S, V, H, stats):
     """Run df-pn (explicit stack: frames in ``fr``, children in cb/cpn/cdn per level) until the root
-    is solved (returns 0; io[2], io[3] = root pn, dn: pn == 0 proven, dn == 0 disproven), the
-    oracle is needed (returns 1: the caller sets io[7] = wins_within(io[5], io[6], R) and calls
+    is solved (returns 0; io[IO_PN], io[IO_DN] = root pn, dn: pn == 0 proven, dn == 0 disproven), the
+    oracle is needed (returns 1: the caller sets io[IO_ANSWER] = wins_within(io[IO_ATT], io[IO_DFD], R) and calls
     again) or ``budget`` expansions are spent (returns 2: call again). With ``inner`` = 1 (R = 3) the
     oracle is answered here by the non-recursive ``_oracle`` (numba cannot cache a kernel linked to
     the recursive ``wins_within``, so other bounds go through Python).
-    io = [mode, level, rp, rd, attacker to move, oracle att, oracle dfd, oracle answer]; stats[3] counts expansions."""
+    prm: PRM_* parameters; B: QBoard; T: DfpnTable; S: DfpnStack; V: VcfWork; H: HoldWork;
+    io (in S) = IO_* fields; stats[ST_EXPANSIONS] counts expansions."""
+    R, eps_num, budget, order, inner = prm[PRM_R], prm[PRM_EPS], prm[PRM_BUDGET], prm[PRM_ORDER], prm[PRM_INNER]
+    vcf_nodes, hold_budget, prune = prm[PRM_VCF_NODES], prm[PRM_HOLD], prm[PRM_PRUNE]
+    pats, cell_pats, board, first, limit, ncells = B.pats, B.cell_pats, B.board, B.first, B.limit, B.ncells
+    sym_n, symtab = B.sym_n, B.symtab
+    pk_a, pk_b, p_pn, p_dn, p_w = T.pk_a, T.pk_b, T.p_pn, T.p_dn, T.p_w
+    cb, cpn, cdn, osc, fr, io = S.cb, S.cpn, S.cdn, S.osc, S.fr, S.io
+    rem, hstk, pairs = H.rem, H.stk, H.pairs
     # frame columns: 0 att, 1 dfd, 2 atm, 3 th_pn, 4 th_dn, 5 n children, 6 best, 7 work0, 8 ka, 9 kb
-    mode = io[0]  # 0 enter a node, 1 return (rp, rd) to the parent, 2 work on the children, 3 oracle answered
-    l = io[1]
-    rp = io[2]
-    rd = io[3]
+    mode = io[IO_MODE]  # 0 enter a node, 1 return (rp, rd) to the parent, 2 work on the children, 3 oracle answered
+    l = io[IO_LEVEL]
+    rp = io[IO_PN]
+    rd = io[IO_DN]
     while True:
         if mode == 0 or mode == 3:
             if mode == 0:
-                if stats[3] >= budget:
-                    io[0] = 0
-                    io[1] = l
+                if stats[ST_EXPANSIONS] >= budget:
+                    io[IO_MODE] = 0
+                    io[IO_LEVEL] = l
                     return 2
-                stats[3] += 1
-            oracle = io[7] if mode == 3 else -1
+                stats[ST_EXPANSIONS] += 1
+            oracle = io[IO_ANSWER] if mode == 3 else -1
             a = fr[l, 0]
             d = fr[l, 1]
             am = fr[l, 2] == 1
             occ = a | d
             n = popcount(occ)
             ka, kb = _canon(a, d, n, sym_n, symtab)
-            fr[l, 7] = stats[3]
+            fr[l, 7] = stats[ST_EXPANSIONS]
             fr[l, 8] = ka
             fr[l, 9] = kb
             st = quick_status(a, d, am, pats, board, limit)
             cand = np.int64(0)
+            live = np.int64(-1)
+            if st == 0 and prune and n > 0:
+                st, live = relevance(a, d, am, pats, board, limit)
+            if st == 0 and hold_budget > 0 and defender_holds(a, d, am, pats, board, hold_budget, rem, hstk, pairs) >= 0:
+                st = 2
             if st == 0:
                 st2, cand, ask = _candidates(a, d, am, R, oracle, pats, board, first, limit)
                 if ask and inner:
-                    oracle = _oracle(a, d, am, pats, board, first, limit, ncells, stats, vcf_nodes, vt_a, vt_b,
-                                     vs, fme, fop, fcand, line)
+                    oracle = _oracle(a, d, am, B, V, stats, vcf_nodes)
                     st2, cand, ask = _candidates(a, d, am, R, oracle, pats, board, first, limit)
                 if ask:
-                    io[0] = 3
-                    io[1] = l
-                    io[4] = 1 if am else 0
-                    io[5] = a
-                    io[6] = d
+                    io[IO_MODE] = 3
+                    io[IO_LEVEL] = l
+                    io[IO_ATM] = 1 if am else 0
+                    io[IO_ATT] = a
+                    io[IO_DFD] = d
                     return 1
                 if st2 == 1:
                     st = 1
+                elif live != -1 and cand & live == 0:
+                    st = 1  # every reply in the null-move zone is dead, so acts as the losing pass
+                else:
+                    cand &= live
             if st != 0:
                 rp = np.int64(0) if st == 1 else INF
                 rd = INF if st == 1 else np.int64(0)
@@ -571,10 +703,10 @@ def dfpn_run(R, eps_num, budget, pats, cell_pats, board, first, limit, ncells, p
             continue
         if mode == 1:
             if l == 0:
-                io[0] = 1
-                io[1] = 0
-                io[2] = rp
-                io[3] = rd
+                io[IO_MODE] = 1
+                io[IO_LEVEL] = 0
+                io[IO_PN] = rp
+                io[IO_DN] = rd
                 return 0
             l -= 1
             cpn[l, fr[l, 6]] = rp
@@ -603,7 +735,7 @@ def dfpn_run(R, eps_num, budget, pats, cell_pats, board, first, limit, ncells, p
             if pn > INF:
                 pn = INF
         if pn >= fr[l, 3] or dn >= fr[l, 4]:
-            _store(fr[l, 8], fr[l, 9], pn, dn, stats[3] - fr[l, 7] + 1, pk_a, pk_b, p_pn, p_dn, p_w)
+            _store(fr[l, 8], fr[l, 9], pn, dn, stats[ST_EXPANSIONS] - fr[l, 7] + 1, pk_a, pk_b, p_pn, p_dn, p_w)
             rp = pn
             rd = dn
             mode = 1
@@ -648,11 +780,11 @@ def dfpn_run(R, eps_num, budget, pats, cell_pats, board, first, limit, ncells, p
 
 
 @njit(cache=True)
-def node_value(att, dfd, pk_a, pk_b, p_pn, p_dn, sym_n, symtab):
-    """(pn, dn) stored for a position, or (-1, -1)."""
+def node_value(att, dfd, T, B):
+    """(pn, dn) stored for a position in the df-pn table T (DfpnTable), or (-1, -1)."""
     n = popcount(att | dfd)
-    ka, kb = _canon(att, dfd, n, sym_n, symtab)
-    return _lookup(ka, kb, pk_a, pk_b, p_pn, p_dn)
+    ka, kb = _canon(att, dfd, n, B.sym_n, B.symtab)
+    return _lookup(ka, kb, T.pk_a, T.pk_b, T.p_pn, T.p_dn)
 
 
 @njit(cache=True)
@@ -810,11 +942,13 @@ def wins3(me, opp, pats, board, first, limit):
 
 
 @njit(cache=True)
-def vcf_it(me, opp, pats, board, limit, ncells, vt_a, vt_b, vs, fme, fop, fcand, line):
+def vcf_it(me, opp, B, V):
     """Continuous-threat search of ``vcf`` written with an explicit stack (frames fme/fop/fcand):
     returns the number of own moves of a winning line recorded in ``line`` as ``vcf_line`` does
     (0: none, or the node limit vs[1] was reached; vs[0] counts nodes). Proven failures go to the
-    cache (vt_a, vt_b) while the node limit has not been hit."""
+    cache (vt_a, vt_b) while the node limit has not been hit. B: QBoard, V: VcfWork."""
+    pats, board, limit = B.pats, B.board, B.limit
+    vt_a, vt_b, vs, fme, fop, fcand, line = V.vt_a, V.vt_b, V.vs, V.fme, V.fop, V.fcand, V.line
     d = 0
     lim = vs[1]
     tmask = vt_a.shape[0] - 1
@@ -887,17 +1021,18 @@ def vcf_it(me, opp, pats, board, limit, ncells, vt_a, vt_b, vs, fme, fop, fcand,
 
 
 @njit(cache=True)
-def _oracle(a, d, am, pats, board, first, limit, ncells, stats, vcf_nodes, vt_a, vt_b, vs, fme, fop, fcand,
-            line):
+def _oracle(a, d, am, B, V, stats, vcf_nodes):
     """The df-pn oracle answer (see ``QangoSolver.prove``): at an attacker node 1/0 for a win by
     continuous threats or within 3 plies; at a defender node the null-move zone."""
-    stats[0] += 1
+    pats, board, first, limit = B.pats, B.board, B.first, B.limit
+    vs, line = V.vs, V.line
+    stats[ST_NODES] += 1
     if am:
         if vcf_nodes > 0:
             vs[0] = 0
             vs[1] = vcf_nodes
-            k = vcf_it(a, d, pats, board, limit, ncells, vt_a, vt_b, vs, fme, fop, fcand, line)
-            stats[0] += vs[0]
+            k = vcf_it(a, d, B, V)
+            stats[ST_NODES] += vs[0]
             if k > 0:
                 return np.int64(1)
         return np.int64(1) if wins3(a, d, pats, board, first, limit) else np.int64(0)
@@ -909,8 +1044,126 @@ def _oracle(a, d, am, pats, board, first, limit, ncells, stats, vcf_nodes, vt_a,
     if vcf_nodes > 0:
         vs[0] = 0
         vs[1] = vcf_nodes
-        k = vcf_it(a, d, pats, board, limit, ncells, vt_a, vt_b, vs, fme, fop, fcand, line)
-        stats[0] += vs[0]
+        k = vcf_it(a, d, B, V)
+        stats[ST_NODES] += vs[0]
         if k > 0 and n + 2 * k + 3 <= limit:
             return vcf_zone(a, d, line, k, pats) & empty
     return empty
+
+
+# --- the defender holds: pairing plus Erdős–Selfridge potential -------------------------------------
+# A cheap, exact-when-it-says-yes test that the attacker can no longer complete any pattern. The
+# defender keeps disjoint pairs of empty cells, each inside some live attacker patterns (answering an
+# attacker move in a pair with its partner stops every pattern that holds the pair), and plays the
+# Erdős–Selfridge potential strategy on the remaining empty cells R against the patterns no pair
+# covers: if the sum over those of 2^-|pattern ∩ R| is below 1/2 with the attacker to move (below 1
+# with the defender to move), the attacker never fills one. games/qango/proof.py checks the same
+# inequality for certificates.
+
+HOLD_K = 40  # weights are 2**(HOLD_K - cells left): a pattern holds at most 5 cells
+HOLD_MAXP = 24  # pairs at most (a 49-cell board has 24 disjoint pairs)
+
+
+@njit(cache=True, inline="always")
+def _hold_eval(rem, L, R, u0, u1):
+    """(potential, index of the heaviest uncovered pattern, failed) of the uncovered patterns
+    (bit i of u0/u1) restricted to R."""
+    s = np.int64(0)
+    best = -1
+    bp = 99
+    for i in range(L):
+        on = (u0 >> i) & 1 if i < 63 else (u1 >> (i - 63)) & 1
+        if on == 0:
+            continue
+        k = popcount(rem[i] & R)
+        if k == 0:
+            return s, i, True
+        s += np.int64(1) << (HOLD_K - k)
+        if k < bp:
+            bp = k
+            best = i
+    return s, best, False
+
+
+@njit(cache=True, inline="always")
+def _hold_frame(stk, k, R, u0, u1, cells):
+    """Set up frame k: uncovered patterns (u0, u1), free cells R, and the cells of the pattern to
+    cover next (at most 5, kept in columns 5..9; the pair being tried is (col 3, col 4))."""
+    stk[k, 0] = R
+    stk[k, 1] = u0
+    stk[k, 2] = u1
+    m = 0
+    while cells != 0:
+        b = cells & -cells
+        cells ^= b
+        stk[k, 5 + m] = b
+        m += 1
+    stk[k, 10] = m
+    stk[k, 3] = 0
+    stk[k, 4] = 0
+
+
+@njit(cache=True)
+def defender_holds(att, dfd, atm, pats, board, budget, rem, stk, pairs):
+    """Pairs proving that the attacker cannot complete a pattern (``atm``: attacker to move):
+    their number (0..HOLD_MAXP, written to ``pairs`` as two-bit masks), or -1 when none was found
+    within ``budget`` tries (not a proof of anything). ``rem`` (int64[len(pats)]) and ``stk``
+    (int64[HOLD_MAXP + 1, 11]) are work space."""
+    empty = board & ~(att | dfd)
+    L = 0
+    for i in range(pats.shape[0]):
+        p = pats[i]
+        if p & dfd == 0:
+            rem[L] = p & empty
+            L += 1
+    if L > 126:
+        return -1
+    T = np.int64(1) << (HOLD_K - 1) if atm else np.int64(1) << HOLD_K
+    u0 = np.int64(0x7FFFFFFFFFFFFFFF) if L >= 63 else (np.int64(1) << L) - 1
+    u1 = np.int64(0) if L <= 63 else (np.int64(1) << (L - 63)) - 1
+    s, j, bad = _hold_eval(rem, L, empty, u0, u1)
+    if bad:
+        return -1
+    if s < T:
+        return 0
+    k = 0
+    _hold_frame(stk, 0, empty, u0, u1, rem[j] & empty)
+    tries = 0
+    while True:
+        # next pair (ia < ib) of the chosen pattern's cells at depth k
+        m = stk[k, 10]
+        ia = stk[k, 3]
+        ib = stk[k, 4] + 1
+        if ib >= m:
+            ia += 1
+            ib = ia + 1
+        if ib >= m:
+            k -= 1
+            if k < 0:
+                return -1
+            continue
+        stk[k, 3] = ia
+        stk[k, 4] = ib
+        tries += 1
+        if tries > budget:
+            return -1
+        pm = stk[k, 5 + ia] | stk[k, 5 + ib]
+        R = stk[k, 0] & ~pm
+        nu0 = stk[k, 1]
+        nu1 = stk[k, 2]
+        for i in range(L):
+            if rem[i] & pm == pm:
+                if i < 63:
+                    nu0 &= ~(np.int64(1) << i)
+                else:
+                    nu1 &= ~(np.int64(1) << (i - 63))
+        pairs[k] = pm
+        s, j, bad = _hold_eval(rem, L, R, nu0, nu1)
+        if bad:
+            continue
+        if s < T:
+            return k + 1
+        if k + 1 >= HOLD_MAXP:
+            continue
+        k += 1
+        _hold_frame(stk, k, R, nu0, nu1, rem[j] & R)

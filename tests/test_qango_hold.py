@@ -8,44 +8,35 @@ import pytest
 from tanglekit.games.qango import load_board
 from tanglekit.games.qango.position import parse_position
 from tanglekit.games.qango.proof import verify_proof
-from tanglekit.solver.qango_solve import QangoSolver, make_draw_proof, make_hold_proof
+from tanglekit.solver.qango_cert import certificate, make_hold_proof
+from tanglekit.solver.qango_solve import QangoSolver
 from tanglekit.solver.qango_table import proof_path
 
 DRAWN = "..XX../.O.XOO/.XO..X/..XXOX/X.OO../XO..O."  # 14 empty cells, a draw (iterative deepening)
-
-
-def _side_nodes(tree, pos, side):
-    """Yield (node) lists at positions where ``side`` is to move (for tampering)."""
-    stack = [(pos, tree)]
-    while stack:
-        p, node = stack.pop()
-        if p.is_over():
-            continue
-        if p.to_move == side:
-            if node:
-                yield node
-            for m, sub in node:
-                stack.append((p.play(m), sub))
-        elif len(node) == 2:
-            stack.append((p.play(node[0]), node[1]))
 
 
 def test_draw_certificate_verifies_and_tampering_fails():
     b = load_board("6")
     pos = parse_position(DRAWN, b)
     assert QangoSolver(b, None, tt_bits=16).solve(pos).value == "draw"
-    doc = make_draw_proof(pos, QangoSolver(b, None, tt_bits=14))
+    doc = certificate(pos, "draw", solver=QangoSolver(b, None, tt_bits=14))
     rep = verify_proof(doc)
     assert rep["ok"], rep["error"]
-    assert rep["claim"] == "draw" and rep["nodes"] == doc["nodes"] > 100
+    assert rep["claim"] == "draw" and rep["nodes"] > 10
+    tampered = 0
     for side in ("X", "O"):
+        moves = [k for k, v in doc["strategies"][side].items() if isinstance(v, int)]
+        if not moves:
+            continue  # every move of this holder is inferred by the checker
         bad = copy.deepcopy(doc)
-        node = max(_side_nodes(bad["trees"][side], pos, side), key=len)
-        node.pop()  # one move of the side left unanswered
+        del bad["strategies"][side][moves[0]]  # one position of the holder left without a move
         assert not verify_proof(bad)["ok"]
-    one = {**doc, "claim": "no-win", "side": "X", "tree": doc["trees"]["X"]}
+        tampered += 1
+    assert tampered
+    one = {**doc, "claim": "no-win", "side": "X", "strategy": doc["strategies"]["X"]}
+    del one["strategies"]
     assert verify_proof(one)["ok"]
-    assert not verify_proof({**one, "side": "O"})["ok"]  # O's tree is not X's strategy
+    assert not verify_proof({**one, "side": "O"})["ok"]  # O's table is not X's strategy
 
 
 def test_no_win_is_not_built_for_a_winning_side():
@@ -81,3 +72,19 @@ def test_docs_no_win_example_verifies():
     bad = copy.deepcopy(doc)
     bad["tree"].pop()  # O's move 3 left unanswered
     assert not verify_proof(bad)["ok"]
+
+
+def test_docs_v3_example_verifies():
+    import json
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "qango.md").read_text()
+    block = re.search(r'```json\n(\{"format": "tanglekit-qango-proof", "version": 3.*?)```', text, re.S).group(1)
+    doc = json.loads(block)
+    rep = verify_proof(doc)
+    assert rep["ok"], rep["error"]
+    assert rep["claim"] == "win" and rep["side"] == "X" and rep["longest"] == 5
+    assert not verify_proof({**doc, "plies": 3})["ok"]  # the longest line takes 5 plies
+    assert not verify_proof({**doc, "strategy": {"51:8c": 5}})["ok"]  # the second move is missing
+    assert not verify_proof({**doc, "strategy": {"51:8c": 4, "71:8e": 9}})["ok"]  # 4 is taken

@@ -27,7 +27,7 @@ def test_inner_oracle_matches_python_oracle():
         board = load_board(name)
         s = QangoSolver(board, None, tt_bits=16)
         K = s.K
-        va, vb, vs, fme, fop, fcand, line = s._vcf_tables()
+        V = s._vcf_tables()
         hits = [0, 0]
         for a, d in _positions(board, rng, 150):
             for am in (True, False):
@@ -37,8 +37,7 @@ def test_inner_oracle_matches_python_oracle():
                     if K.threats(np.int64(a), np.int64(d), s.pats):
                         continue  # the oracle is asked only when the attacker has no threat
                     want = s._null_move_zone(a, d, 3, 20_000)
-                got = int(K._oracle(np.int64(a), np.int64(d), am, s.pats, s.mask, s.first, s.limit, s.ncells,
-                                    s.stats, 20_000, va, vb, vs, fme, fop, fcand, line))
+                got = int(K._oracle(np.int64(a), np.int64(d), am, s.B, V, s.stats, 20_000))
                 if am:
                     assert got == want, (name, a, d)
                     hits[0] += want
@@ -60,17 +59,17 @@ def test_iterative_vcf_matches_recursive():
     fresh = lambda: (np.full(1 << 12, -1, dtype=np.int64), np.full(1 << 12, -1, dtype=np.int64))
     va, vb = fresh()
     wa, wb = fresh()
-    stack = s._vcf_tables()[3:]
+    V = s._vcf_tables()
     found = 0
     for me, opp in _positions(board, rng, 300, 6, 24):
         vs = np.array([0, 0], dtype=np.int64)
         ws = np.array([0, 0], dtype=np.int64)
         want = bool(K.vcf(np.int64(me), np.int64(opp), s.pats, s.mask, s.limit, s.ncells, va, vb, vs))
-        k = int(K.vcf_it(np.int64(me), np.int64(opp), s.pats, s.mask, s.limit, s.ncells, wa, wb, ws, *stack))
+        k = int(K.vcf_it(np.int64(me), np.int64(opp), s.B, V._replace(vt_a=wa, vt_b=wb, vs=ws)))
         assert (k > 0) == want
         if k:
             found += 1
-            line = stack[3]
+            line = V.line
             # replay the line: each own move threatens once (the block is forced), the last wins
             a, o = me, opp
             for i in range(k):

@@ -12,7 +12,8 @@ from tanglekit.games.qango import Position, board_from_json, load_board
 from tanglekit.games.qango.position import has_win
 from tanglekit.games.qango.proof import verify_proof
 from tanglekit.solver.qango_reference import reference_solve
-from tanglekit.solver.qango_solve import QangoSolver, make_proof
+from tanglekit.solver.qango_cert import make_proof
+from tanglekit.solver.qango_solve import QangoSolver
 
 SMALL = {"name": "s54", "width": 5, "height": 4,
          "triples": [[0, 1, 5], [3, 4, 9], [10, 15, 16], [13, 18, 19], [7, 12, 17]], "max_counters": 14}

@@ -9,7 +9,8 @@ import pytest
 from tanglekit.games.qango import Position, board_from_json, load_board, parse_position
 from tanglekit.games.qango.position import has_win
 from tanglekit.solver.qango_reference import reference_solve
-from tanglekit.solver.qango_solve import QangoSolver, make_proof, solve_position
+from tanglekit.solver.qango_cert import make_proof
+from tanglekit.solver.qango_solve import QangoSolver, solve_position
 
 # small custom boards so the reference can play whole games (values up to long wins and losses)
 SMALL = {
