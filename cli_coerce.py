@@ -18,7 +18,7 @@ import re
 from enum import Enum
 from pathlib import Path
 
-_INT = re.compile(r"[+-]?[0-9](?:_?[0-9])*(?:\.0*)?\Z")
+_INT = re.compile(r"[+-]?[0-9](?:_?[0-9])*(?:\.0+)?\Z")
 _DIGITS = r"[0-9](?:_?[0-9])*"
 _FLOAT = re.compile(rf"[+-]?(?:{_DIGITS}(?:\.(?:{_DIGITS})?)?|\.{_DIGITS})(?:[eE][+-]?{_DIGITS})?\Z")
 _FLOAT_WORDS = {"inf", "+inf", "-inf", "nan", "+nan", "-nan", "infinity", "+infinity", "-infinity"}
