@@ -602,7 +602,16 @@ def _record_result(path: Path, name: str, command: str, table: str) -> None:
         f"{table.strip()}\n\n"
     )
     pattern = re.compile(rf"^## {re.escape(name)}\n.*?(?=^## |\Z)", re.S | re.M)
-    text = pattern.sub(lambda _: section, text) if pattern.search(text) else text + section
+    m = pattern.search(text)
+    if m is None:
+        text = text + section
+    else:
+        # the generated part ends with its "Run: ..." footer; anything written below it by hand
+        # (a "### ..." table with its own command) is kept
+        old = m.group(0)
+        foot = re.search(r"^Run: [^\n]*\n", old, re.M)
+        kept = old[foot.end():].lstrip("\n") if foot else ""
+        text = text[: m.start()] + section + kept + text[m.end():]
     write_text(path, text, "benchmark results")
 
 
