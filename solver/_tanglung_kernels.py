@@ -60,13 +60,15 @@ class SoloWork(NamedTuple):
 
 
 class LevelWork(NamedTuple):
-    """Workspace of :func:`first_level`: ``cnt`` per state code (zero, left zero), the states in
-    the order found and the index of each one's parent."""
+    """Workspace of :func:`first_level` and :func:`count_reachable`: ``cnt`` per state code
+    (zero, left zero), the states in the order found, the index of each one's parent, and a
+    bitset of seen states (LEVEL_STATES bits, zero, left zero)."""
 
-    DTYPES = {"order": np.int32, "par": np.int32}
+    DTYPES = {"order": np.int32, "par": np.int32, "seen": np.uint64}
     cnt: np.ndarray
     order: np.ndarray
     par: np.ndarray
+    seen: np.ndarray
 
 
 class DPWork(NamedTuple):
@@ -355,11 +357,93 @@ def first_level(pr, lv, w):
 
 
 @njit(cache=True)
+def unreachable_dark(pr):
+    """True when some card dark at the start is on no cell the start leads to in one or more
+    moves: then no tour lights it (solo_search answers -1 after expanding every state it
+    reaches)."""
+    reach = 0
+    for j in range(pr.adjn[pr.start]):
+        reach |= 1 << pr.adj[pr.start, j]
+    while True:
+        nr = reach
+        t = reach
+        while t:
+            q = trailing_zeros(t)
+            t &= t - 1
+            for j in range(pr.adjn[q]):
+                nr |= 1 << pr.adj[q, j]
+        if nr == reach:
+            break
+        reach = nr
+    dark = ((1 << pr.n) - 1) & ~pr.lit0
+    return (dark & ~reach) != 0
+
+
+@njit(cache=True)
+def count_reachable(pr, lv, fmax, cap):
+    """The states reachable from ``pr``'s start (the solo move rule: onto a dark card lights
+    it, onto a lit one darkens the card left unless it never flips): what solo_search expands
+    on a problem without a tour, where it expands every state it reaches once. -1 when
+    solo_search could run out of space on it (a state at distance d may be pushed with f up to
+    d + 1 + 16, and a state pushes at most 15 others), so only solo_search can answer."""
+    n = pr.n
+    full = (1 << n) - 1
+    seen = lv.seen
+    queue = lv.order
+    s0 = (pr.lit0 << 4) | pr.start
+    seen[s0 >> 6] |= np.uint64(1) << np.uint64(s0 & 63)
+    queue[0] = s0
+    nst = 1
+    lo = 0
+    hi = 1
+    depth = 0
+    while lo < hi:
+        for i in range(lo, hi):
+            st = queue[i]
+            p = st & 15
+            lit = st >> 4
+            if lit == full:
+                continue
+            keep = full if (pr.noflip >> p) & 1 else full & ~(1 << p)
+            for j in range(pr.adjn[p]):
+                q = pr.adj[p, j]
+                if (lit >> q) & 1:
+                    nl = lit & keep
+                else:
+                    nl = lit | (1 << q)
+                ns = (nl << 4) | q
+                word = seen[ns >> 6]
+                bit = np.uint64(1) << np.uint64(ns & 63)
+                if (word & bit) == 0:
+                    seen[ns >> 6] = word | bit
+                    queue[nst] = ns
+                    nst += 1
+        lo = hi
+        hi = nst
+        depth += 1
+    for i in range(nst):
+        seen[queue[i] >> 6] = np.uint64(0)
+    if depth - 1 + 17 >= fmax or nst * 16 >= cap:
+        return -1
+    return nst
+
+
+@njit(cache=True)
 def solve_one(pr, lv, w):
-    """solo_search's answer for ``pr``, through first_level when the bound is the dark cards
-    (same answer, found faster); returns OK or OUT_OF_SPACE."""
-    if pr.use_h == 1 and first_level(pr, lv, w):
-        return OK
+    """solo_search's answer for ``pr`` (same w.stats and w.path), found faster where it can be:
+    through first_level when the bound is the dark cards, by counting the reachable states when
+    a dark card is out of reach; returns OK or OUT_OF_SPACE."""
+    if pr.use_h == 1:
+        if first_level(pr, lv, w):
+            return OK
+        if unreachable_dark(pr):
+            count = count_reachable(pr, lv, w.fmax, w.bstate.shape[0])
+            if count >= 0:
+                w.stats[STAT_MOVES] = -1
+                w.stats[STAT_TOURS] = 0
+                w.stats[STAT_EXPANDED] = count
+                w.stats[STAT_TOUCHED] = count
+                return OK
     return solo_search(pr, w)
 
 
@@ -428,7 +512,20 @@ def solve_batch(b, lv, w, out):
             continue
         for si in range(b.nstarts[i]):
             s = b.starts[i, si]
-            status = solo_search(SoloProblem(adj, adjn, b.noflip[i], np.int64(16), s, lit0, b.use_h), w)
+            pr = SoloProblem(adj, adjn, b.noflip[i], np.int64(16), s, lit0, b.use_h)
+            if b.use_h == 1 and best != -3 and unreachable_dark(pr):
+                continue  # no tour from here: only the first start's answer is kept then
+            if b.use_h == 1:
+                status = OK
+                count = count_reachable(pr, lv, w.fmax, w.bstate.shape[0]) if unreachable_dark(pr) else -1
+                if count >= 0:
+                    w.stats[STAT_MOVES] = -1
+                    w.stats[STAT_TOURS] = 0
+                    w.stats[STAT_EXPANDED] = count
+                else:
+                    status = solo_search(pr, w)
+            else:
+                status = solo_search(pr, w)
             if status != OK:
                 out.status[i] = status
                 break

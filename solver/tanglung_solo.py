@@ -94,7 +94,7 @@ def _workspace() -> tuple:
                     "path": PATH_CAP, "stats": K.N_STATS, "cov": 1 << 16},
         )
         level = kernel_bundle(K.LevelWork, shapes={"cnt": K.LEVEL_STATES, "order": K.LEVEL_STATES,
-                                                   "par": K.LEVEL_STATES})
+                                                   "par": K.LEVEL_STATES, "seen": K.LEVEL_STATES // 64})
         _WS = (work, level)
     return _WS
 
@@ -323,6 +323,51 @@ def first_level_python(adj, n, start, lit0):
         i = par[i]
     path.reverse()
     return depth, tours, path, lo
+
+
+def unreachable_dark_python(adj, n, start, lit0) -> bool:
+    """Whether some card dark at the start lies on no cell the start leads to (no tour then)."""
+    reach = set()
+    todo = list(adj[start])
+    while todo:
+        q = todo.pop()
+        if q not in reach:
+            reach.add(q)
+            todo.extend(adj[q])
+    return any(not (lit0 >> c) & 1 and c not in reach for c in range(n))
+
+
+def count_reachable_python(adj, noflip, n, start, lit0):
+    """The kernel's count_reachable in plain Python: the states reachable from the start (what
+    the search expands when no tour exists), or None when only the search can answer (it could
+    run out of bucket space)."""
+    full = (1 << n) - 1
+    s0 = (lit0 << 4) | start
+    seen = {s0}
+    layer = [s0]
+    total = 1
+    depth = 0
+    moves_of = [[(1 << q, q) for q in adj[a]] for a in range(n)]
+    keep = [full if (noflip >> a) & 1 else full & ~(1 << a) for a in range(n)]
+    while layer:
+        nxt = []
+        for st in layer:
+            p = st & 15
+            lit = st >> 4
+            if lit == full:
+                continue
+            k = keep[p]
+            for qbit, q in moves_of[p]:
+                ns = (((lit & k) if lit & qbit else (lit | qbit)) << 4) | q
+                if ns not in seen:
+                    seen.add(ns)
+                    nxt.append(ns)
+        total += len(nxt)
+        layer = nxt
+        depth += 1
+    if depth - 1 + 17 >= FMAX or total * 16 >= PUSH_CAP:
+        return None
+    return total
 
 
 # A process's first solve runs the first level in Python and, when no start has a tour there,
@@ -573,6 +618,13 @@ def solve_solo(
                 return SoloSolution(str(layout), s, r[0], r[1], r[2], N_CELLS - bin(lit0).count("1"), r[3])
     best: SoloSolution | None = None
     for s in starts:
+        if method == "astar" and eng in ("python", "python-first") and unreachable_dark_python(table, N_CELLS, s, lit0):
+            if best is not None:
+                continue  # no tour from here, and an earlier start's answer is kept
+            count = count_reachable_python(table, nf, N_CELLS, s, lit0)
+            if count is not None:
+                best = SoloSolution(str(layout), s, None, 0, [], N_CELLS - bin(lit0).count("1"), count)
+                continue
         moves, tours, path, expanded = _search(table, adj_cache, layout, options, nf, s, lit0, method, eng)
         sol = SoloSolution(
             str(layout), s, None if moves < 0 else moves, tours, path,

@@ -150,3 +150,32 @@ def test_solve_solo_many_equals_solve_solo(method):
 def test_python_engine_equals_kernel_engine_over_options():
     for lay, opts in _cases(10, 5):
         assert solve_solo(lay, options=opts, engine="python") == solve_solo(lay, options=opts, engine="kernel"), str(lay)
+
+
+def test_unreachable_card_answers_equal_the_full_search():
+    """A start from which a dark card is out of reach: the states counted (kernel and Python)
+    are the states the full search expands, with no tour."""
+    from tanglekit.kernelargs import kernel_bundle
+    from tanglekit.solver import _tanglung_kernels as K
+    from tanglekit.solver.tanglung_solo import (
+        FMAX, PUSH_CAP, _workspace, count_reachable_python, unreachable_dark_python,
+    )
+
+    work, level = _workspace()
+    checked = 0
+    for lay, opts in _cases(400, 3):
+        adj, adjn = move_graph(lay, opts)
+        table, nf, lit0 = solo_move_table(lay.cells, opts), noflip_mask(lay), initial_lit(lay, opts)
+        for s in lay.roosters():
+            pr = kernel_bundle(K.SoloProblem, adj=adj, adjn=adjn, noflip=nf, n=16, start=s, lit0=lit0, use_h=1)
+            out_of_reach = bool(K.unreachable_dark(pr))
+            assert out_of_reach == unreachable_dark_python(table, 16, s, lit0)
+            if not out_of_reach:
+                continue
+            count = K.count_reachable(pr, level, FMAX, PUSH_CAP)
+            assert count == count_reachable_python(table, nf, 16, s, lit0)
+            assert K.solo_search(pr, work) == K.OK
+            assert int(work.stats[K.STAT_MOVES]) == -1 and int(work.stats[K.STAT_EXPANDED]) == count, (str(lay), s)
+            checked += 1
+    assert checked >= 10
+    assert not level.seen.any() and not level.cnt.any()  # the workspace is left clean
