@@ -28,7 +28,7 @@ import os
 from dataclasses import dataclass, field
 
 from ..errors import RuleError, SolverError
-from ..games.tanglung.cards import ROOSTER, CardSet, default_card_set
+from ..games.tanglung.cards import EMPTY, ROOSTER, CardSet, default_card_set
 from ..games.tanglung.layout import N_CELLS, Layout, idx, rc
 from ..games.tanglung.moves import solo_move_table
 from ..games.tanglung.rules import TanglungOptions
@@ -638,6 +638,24 @@ def solve_solo(
     return best
 
 
+_MASKS: dict = {}  # (options, card, cell) -> move mask on a grid without empty spaces
+
+
+def _move_masks(cells, options: TanglungOptions) -> list[int]:
+    """solo_move_table as one bit mask per cell (cached per card and cell when no space is empty:
+    only empty spaces make a solo move depend on the other cards)."""
+    if EMPTY in cells:
+        return [sum(1 << q for q in row) for row in solo_move_table(cells, options)]
+    out = []
+    for p, ch in enumerate(cells):
+        m = _MASKS.get((options, ch, p))
+        if m is None:
+            one = [ch if i == p else "C" for i in range(N_CELLS)]
+            m = _MASKS[(options, ch, p)] = sum(1 << q for q in solo_move_table(one, options)[p])
+        out.append(m)
+    return out
+
+
 def solve_solo_many(
     layouts: list,
     start: int | tuple[int, int] | None = None,
@@ -673,8 +691,11 @@ def solve_solo_many(
     lit0 = np.zeros(n, dtype=np.int64)
     starts = np.zeros((n, N_CELLS), dtype=np.int64)
     nstarts = np.zeros(n, dtype=np.int64)
+    rows = []
+    for _, lay, cells in todo:
+        rows.append(_move_masks(lay.cells, options))
+    outmask[:] = rows
     for k, (_, lay, cells) in enumerate(todo):
-        outmask[k] = [sum(1 << q for q in row) for row in solo_move_table(lay.cells, options)]
         noflip[k] = noflip_mask(lay)
         lit0[k] = initial_lit(lay, options)
         starts[k, : len(cells)] = cells
