@@ -42,7 +42,7 @@ class _LazyGroup(TyperGroup):
         """The full command group of game ``name`` (built once)."""
         cmd = self._full.get(name)
         if cmd is None:
-            cmd = typer.main.get_command(self._sub_app(name))
+            cmd = typer.main.get_group(self._sub_app(name))  # as add_typer builds it: no completion options
             cmd.name = name
             self._full[name] = cmd
         return cmd
