@@ -9,12 +9,18 @@ def _numba_cache_dir() -> str:
     Kernels are cached outside the installed package: a cache written beside the sources in
     site-packages outlives `pip uninstall` and later shadows an editable install of the package.
     """
+    import os
     import sys
 
-    from platformdirs import user_cache_dir
-
     py = f"py{sys.version_info[0]}.{sys.version_info[1]}"
-    return f"{user_cache_dir('tanglekit', appauthor=False)}/numba/{__version__}-{py}"
+    if sys.platform.startswith("linux"):  # platformdirs' rule, without importing it (start-up)
+        base = os.environ.get("XDG_CACHE_HOME", "").strip() or os.path.expanduser("~/.cache")
+        root = os.path.join(base, "tanglekit")
+    else:
+        from platformdirs import user_cache_dir
+
+        root = user_cache_dir("tanglekit", appauthor=False)
+    return f"{root}/numba/{__version__}-{py}"
 
 
 def _set_numba_cache_dir() -> None:

@@ -11,30 +11,76 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from typer.core import TyperGroup
 
 from . import __version__
 from .cli_common import print_json, run_app, write_text
 from .errors import TanglekitError
+
+# The games' sub-apps, in help order: loaded (module imported, commands built) only when a
+# command of that game runs; `tanglekit --help` reads just their one-line help.
+LAZY_GROUPS = ("zangle", "tanglung", "qango", "zinga", "tangle")
+
+
+class _LazyGroup(TyperGroup):
+    """The root command group: a game's sub-app is imported and converted to commands only when
+    it is invoked (building all ~50 commands costs about 30 ms of CPU; one game's, a few)."""
+
+    def __init__(self, **attrs):
+        super().__init__(**attrs)
+        self._full: dict = {}
+
+    def list_commands(self, ctx) -> list[str]:
+        return list(super().list_commands(ctx)) + [n for n in LAZY_GROUPS if n not in self.commands]
+
+    def _sub_app(self, name: str):
+        import importlib
+
+        return importlib.import_module(f"{__package__}.cli_{name}").app
+
+    def load(self, name: str):
+        """The full command group of game ``name`` (built once)."""
+        cmd = self._full.get(name)
+        if cmd is None:
+            cmd = typer.main.get_group(self._sub_app(name))  # as add_typer builds it: no completion options
+            cmd.name = name
+            self._full[name] = cmd
+        return cmd
+
+    def get_command(self, ctx, cmd_name):
+        if cmd_name not in LAZY_GROUPS or cmd_name in self.commands:
+            return super().get_command(ctx, cmd_name)
+        if cmd_name in self._full:
+            return self._full[cmd_name]
+        # a listing (help): only the name and one-line help, no commands built
+        info = self._sub_app(cmd_name).info
+        text = getattr(info.help, "value", info.help)
+        return TyperGroup(name=cmd_name, help=text, rich_markup_mode=self.rich_markup_mode)
+
+    def resolve_command(self, ctx, args):
+        if args and args[0] in LAZY_GROUPS:
+            cmd = self.load(args[0])
+            return args[0], cmd, args[1:]
+        try:
+            return super().resolve_command(ctx, args)
+        except typer.BadParameter.__mro__[1] as e:  # click's UsageError: suggest the games too
+            from difflib import get_close_matches
+
+            close = get_close_matches(args[0], LAZY_GROUPS) if args and "Did you mean" not in e.message else []
+            if close:
+                e.message = f"{e.message.rstrip('.')}. Did you mean {', '.join(map(repr, close))}?"
+            raise
+
 
 app = typer.Typer(
     help="Solve, generate and analyse puzzles for Zangle, Tanglung, QANGO, Zinga and Tangle.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=_LazyGroup,
 )
 shapes_app = typer.Typer(help="Lattice shapes: enumerate, canonical forms, pictures.", no_args_is_help=True)
 app.add_typer(shapes_app, name="shapes")
-
-
-def _register(name: str, module: str) -> None:
-    """Add a game's sub-app; its module imports only typer at load time."""
-    import importlib
-
-    app.add_typer(importlib.import_module(f"{__package__}.{module}").app, name=name)
-
-
-for _name in ("zangle", "tanglung", "qango", "zinga", "tangle"):
-    _register(_name, f"cli_{_name}")
 
 from .cli_play import register as _register_play  # noqa: E402  play, match, replay, bots
 
@@ -556,7 +602,16 @@ def _record_result(path: Path, name: str, command: str, table: str) -> None:
         f"{table.strip()}\n\n"
     )
     pattern = re.compile(rf"^## {re.escape(name)}\n.*?(?=^## |\Z)", re.S | re.M)
-    text = pattern.sub(lambda _: section, text) if pattern.search(text) else text + section
+    m = pattern.search(text)
+    if m is None:
+        text = text + section
+    else:
+        # the generated part ends with its "Run: ..." footer; anything written below it by hand
+        # (a "### ..." table with its own command) is kept
+        old = m.group(0)
+        foot = re.search(r"^Run: [^\n]*\n", old, re.M)
+        kept = old[foot.end():].lstrip("\n") if foot else ""
+        text = text[: m.start()] + section + kept + text[m.end():]
     write_text(path, text, "benchmark results")
 
 

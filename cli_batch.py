@@ -67,7 +67,7 @@ class _Item:
     """How a command takes one batch line: which parameter gets the text, which are forced."""
 
     def __init__(self, fn: Callable, kwargs: dict, arg: str | None, json_field: str | None,
-                 forced: dict, object_keys: bool, exclusive: tuple = ()):
+                 forced: dict, object_keys: bool, exclusive: tuple = (), bulk: Callable | None = None):
         self.fn = fn
         self.kwargs = kwargs
         self.arg = arg
@@ -75,6 +75,20 @@ class _Item:
         self.forced = forced
         self.object_keys = object_keys
         self.exclusive = exclusive
+        self.bulk = bulk
+
+    def call_many(self, lines: list[tuple[int, str]], tmpdir: str) -> list[str]:
+        """Output lines for ``lines``: those the command's bulk solver takes (one kernel call for
+        many inputs, the same answers), then the rest one by one through :meth:`call`."""
+        done: dict = {}
+        if self.bulk is not None:
+            try:
+                done = self.bulk({**self.kwargs, **self.forced}, lines)
+            except KeyboardInterrupt:
+                raise
+            except Exception:  # noqa: BLE001 - the per-line path answers (or reports) each line
+                done = {}
+        return [done[n] if n in done else self.call(n, t, tmpdir) for n, t in lines]
 
     def call(self, n: int, text: str, tmpdir: str) -> str:
         try:
@@ -133,7 +147,7 @@ _CURRENT: _Item | None = None  # the item runner inherited by forked workers
 def _run_chunk(chunk: list[tuple[int, str]]) -> list[str]:
     assert _CURRENT is not None
     with tempfile.TemporaryDirectory(prefix="tanglekit-batch-") as tmp:
-        return [_CURRENT.call(n, t, tmp) for n, t in chunk]
+        return _CURRENT.call_many(chunk, tmp)
 
 
 def iter_batch(item: _Item, lines: list[tuple[int, str]], workers: int | None = None,
@@ -166,11 +180,14 @@ def iter_batch(item: _Item, lines: list[tuple[int, str]], workers: int | None = 
 
 def run_batch(source: str, fn: Callable, kwargs: dict, arg: str | None, *, json_field: str = _JSON_FIELD,
               forced: dict | None = None, refuse: Iterable[str] = (), workers: int | None = None,
-              object_keys: bool = False, exclusive: tuple = ()) -> None:
+              object_keys: bool = False, exclusive: tuple = (), bulk: Callable | None = None) -> None:
     """Run command ``fn`` once per line of ``source`` and print one JSON object per line.
 
     ``kwargs`` are the command's own parameters (its ``locals()``); ``arg`` is the parameter the
-    line goes to; ``refuse`` names options that make no sense per line (pictures, proofs)."""
+    line goes to; ``refuse`` names options that make no sense per line (pictures, proofs).
+    ``bulk(kwargs, lines)``, if given, answers many lines at once: it returns {line number:
+    output line} for the lines it took, each exactly what ``fn`` would print for it (but
+    ``seconds``), and leaves the others (any it is unsure of) to ``fn``."""
     for name in refuse:
         if kwargs.get(name) not in (None, False):
             raise TanglekitError(f"--{name.replace('_', '-')} cannot be used with --batch")
@@ -179,7 +196,7 @@ def run_batch(source: str, fn: Callable, kwargs: dict, arg: str | None, *, json_
     params = inspect.signature(fn).parameters
     kw = {k: v for k, v in kwargs.items() if k in params and k != "batch"}
     fixed = {"batch": None, **({json_field: True} if json_field else {}), **(forced or {})}
-    item = _Item(fn, kw, arg, json_field, fixed, object_keys, exclusive)
+    item = _Item(fn, kw, arg, json_field, fixed, object_keys, exclusive, bulk)
     # many solves: load the numba kernels at once rather than trying plain Python first
     os.environ.setdefault("TANGLEKIT_ENGINE", "kernel")
     lines = read_lines(source)

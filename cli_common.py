@@ -12,7 +12,10 @@ from typing import Iterator
 
 import typer
 
+from . import cli_coerce
 from .errors import TanglekitError
+
+cli_coerce.install()  # command-line values converted without loading pydantic
 
 
 def print_json(obj) -> None:

@@ -125,7 +125,7 @@ def solo_solve(
     if batch is not None:
         from .cli_batch import run_batch
 
-        return run_batch(batch, solo_solve, dict(locals()), "layout", refuse=("svg",))
+        return run_batch(batch, solo_solve, dict(locals()), "layout", refuse=("svg",), bulk=_solve_bulk)
     if layout is None:
         raise typer.BadParameter("give a layout, an ID or a file (or --batch FILE)", param_hint="LAYOUT")
     from .limits import Deadline
@@ -163,6 +163,50 @@ def solo_solve(
     typer.echo(f"fewest moves: {sol.moves} from {r},{c}; optimal tours: {sol.optimal_tours}; "
                f"no-revisit tour: {'yes' if sol.no_revisit else 'no'}")
     typer.echo("path: " + " ".join(f"{p // 4},{p % 4}" for p in sol.path))
+
+
+def _solve_bulk(kw: dict, lines: list) -> dict:
+    """``solo solve --batch``: the lines holding bare layout letters, solved in one kernel call
+    (solver.tanglung_solo.solve_solo_many) with the answer ``--json`` prints for each alone;
+    every other line (IDs, files, JSON objects, bad layouts) is left to the per-line command.
+    ``seconds`` is each layout's share of the kernel call."""
+    import re
+    import time
+
+    if kw.get("time_limit") is not None or kw.get("method") not in ("astar", "astar-deadend", "bfs"):
+        return {}
+    from .games.tanglung.layout import Layout
+
+    todo = []
+    for n, text in lines:
+        if re.match(_LAYOUT_RE, text):
+            try:
+                todo.append((n, Layout.parse(text)))
+            except TanglekitError:
+                pass  # the per-line path reports it
+    if not todo:
+        return {}
+    from .games.tanglung.cards import load_card_set
+    from .games.tanglung.ids import PREFIX, id_params
+    from .generators.ids import format_params, make_descriptive
+    from .solver.tanglung_solo import solve_solo_many
+
+    opts = _options(kw.get("option"))
+    card_set = load_card_set(kw["cards"]) if kw.get("cards") is not None else None
+    cell = _parse_cell(kw.get("start"))
+    flags, values = id_params(None, opts, card_set)
+    params = format_params(*flags, **values)
+    t0 = time.perf_counter()
+    sols = solve_solo_many([lay for _, lay in todo], cell, opts, card_set, method=kw["method"])
+    share = round((time.perf_counter() - t0) / len(todo), 3)
+    out = {}
+    for (n, lay), sol in zip(todo, sols):
+        if isinstance(sol, Exception):
+            continue
+        res = {**sol.to_json(), "line": _cells(sol.path[1:]), "nodes": sol.expanded, "complete": True,
+               "id": make_descriptive(PREFIX, params, str(lay)), "seconds": share}
+        out[n] = json.dumps({"line": n, "result": res}, separators=(",", ":"))
+    return out
 
 
 @solo_app.command("tour")

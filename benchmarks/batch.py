@@ -16,6 +16,9 @@ import sys
 import tempfile
 import time
 
+from ._table import UNITS, Measure, rate, row
+from ._table import table as md_table
+
 
 def tanglung_inputs(n: int, seed: int) -> list[str]:
     rng = random.Random(seed)
@@ -60,11 +63,13 @@ def main(argv=None) -> int:
         ("tanglung solo solve", ["tanglung", "solo", "solve"], tanglung_inputs(n, args.seed), 3),
         ("zangle solo solve (5 piles)", ["zangle", "solo", "solve"], zangle_inputs(n, args.seed), 3),
     ]
+    print(UNITS.replace("of the forked child process that ran the row, a copy of the bench process with the "
+                        "kernels already loaded", "of the command's process (for a batch, its largest process: "
+                        "the parent or a pool worker)") + "\n")
     print(f"{n:,} inputs per command; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the "
-          "start (a loaded machine inflates both wall and CPU time).\n")
-    print("| command | inputs | errors | wall s | CPU s | inputs/s (wall) | CPU ms/input | peak MiB "
-          "| one process per input: CPU ms/input | ratio (CPU) |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "start (a loaded machine inflates both wall and CPU time). CPU s of a batch is user + system of the "
+          "batch process and its pool workers.\n")
+    rows = []
     with tempfile.TemporaryDirectory(prefix="tanglekit-bench-batch-") as tmp:
         for label, cmd, inputs, n_single in jobs:
             src = os.path.join(tmp, "in.txt")
@@ -76,16 +81,22 @@ def main(argv=None) -> int:
             with open(out, encoding="utf-8") as fh:
                 lines = fh.read().splitlines()
             errors = sum('"error"' in ln[:40] for ln in lines)
+            task = f"{label}, {len(inputs):,} seeded inputs"
             if rc != 0 or len(lines) != len(inputs):
-                print(f"| {label} | {len(inputs)} | FAILED (exit {rc}, {len(lines)} lines) | - | - | - | - | - | - | - |")
+                rows.append(row(task, "--batch FILE", len(inputs), None,
+                                notes=f"FAILED (exit {rc}, {len(lines)} lines)"))
                 continue
-            single = [_spawn(cmd + [x, "--json"], os.devnull)[1] for x in inputs[1:1 + n_single]]
-            one = sum(single) / len(single)
-            print(f"| {label} | {len(inputs):,} | {errors} | {wall:.2f} | {cpu:.2f} | {len(inputs) / wall:,.0f} "
-                  f"| {1000 * cpu / len(inputs):.2f} | {peak:.0f} | {1000 * one:.0f} "
-                  f"| {one * len(inputs) / cpu:,.0f}x |")
-    print(f"\nThe per-input process column is the mean CPU of {jobs[0][3]} single-input runs; its ratio is "
-          "that times the inputs over the batch's CPU.")
+            single = [_spawn(cmd + [x, "--json"], os.devnull) for x in inputs[1:1 + n_single]]
+            one = Measure(None, sum(s[1] for s in single) / n_single * len(inputs),
+                          sum(s[0] for s in single) / n_single * len(inputs), max(s[2] for s in single), 1)
+            batch = Measure(None, cpu, wall, peak, 1)
+            rows.append(row(task, "one process per input (shell loop)", len(inputs), one,
+                            notes=f"the mean of {n_single} single-input processes, times {len(inputs):,}"))
+            rows.append(row(task, "--batch FILE (one process, pool on all CPUs)", len(inputs), batch,
+                            ratio=rate(len(inputs), batch) / rate(len(inputs), one),
+                            notes=f"vs one process per input; {errors} error lines"))
+    print(md_table(rows))
+    print("\nGoal: 10,000 Tanglung layouts or 5-pile Zangle solo deals checked in a few seconds.")
     if args.quick:
         print(f"--quick: {n:,} inputs per command instead of 10,000.")
     return 0

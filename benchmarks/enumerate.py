@@ -1,10 +1,11 @@
 """Benchmark: counting fixed polyiamonds (n <= 16) and polyominoes (n <= 14), kernel vs reference.
 
-Run ``python benchmarks/enumerate.py [--quick]`` (or ``tanglekit bench enumerate``). Prints a
-Markdown table per lattice: count, whether it equals the published OEIS value, warm kernel
-seconds, polyforms of size n per second, the same rate when every animal is visited (no bulk
-count of the last level), and the plain-Python reference's time where it finishes in a few
-seconds. The first call in the process (numba import and compile or cache load) is timed apart.
+Run ``python -m tanglekit.benchmarks.enumerate [--quick]`` (or ``tanglekit bench enumerate``).
+Prints Markdown tables (benchmarks/_table.py layout) per lattice: for each size the count and
+whether it equals the published OEIS value, the kernel's rate, the rate when every animal is
+visited (no bulk count of the last level), and the plain-Python reference where it finishes in a
+few seconds. The first call in a process (numba import and compile or cache load) is a row of
+its own.
 """
 
 from __future__ import annotations
@@ -12,8 +13,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
+
+from ._table import UNITS, rate, row
+from ._table import measure as measure_row
+from ._table import table as md_table
 
 # A001420 (fixed polyiamonds) and A001168 (fixed polyominoes), n = 1.., from oeis.org.
 OEIS_FIXED = {
@@ -34,23 +38,6 @@ OEIS_CLASSES = {
 }
 
 
-def _timed(fn, *args):
-    t = time.perf_counter()
-    r = fn(*args)
-    return r, time.perf_counter() - t
-
-
-def _warm_seconds(fn, *args, min_total: float = 0.05, max_reps: int = 5, cpu: bool = False):
-    """Best wall time (and best process CPU time if ``cpu``) over a few repeats."""
-    best, best_cpu, total, reps, result = float("inf"), float("inf"), 0.0, 0, None
-    while reps < max_reps and (reps < 1 or total < min_total):
-        c = time.process_time()
-        result, dt = _timed(fn, *args)
-        best_cpu = min(best_cpu, time.process_time() - c)
-        best, total, reps = min(best, dt), total + dt, reps + 1
-    return (result, best, best_cpu) if cpu else (result, best)
-
-
 def _cache_present() -> str:
     if os.environ.get("NUMBA_CACHE_DIR"):
         return "unknown (NUMBA_CACHE_DIR set)"
@@ -61,8 +48,8 @@ def _cache_present() -> str:
     return "yes" if any(cache.glob("enumerate._count_kernel*.nbi")) else "no"
 
 
-def _fmt_rate(r: float) -> str:
-    return f"{r / 1e6:,.1f} M" if r >= 1e5 else f"{r:,.0f}"
+def _oeis(known: list[int], n: int, count: int) -> str:
+    return "OEIS n/a" if n > len(known) else ("OEIS yes" if count == known[n - 1] else "OEIS NO")
 
 
 def _table(lattice: str, top: int, ref_seconds: float) -> list[str]:
@@ -70,33 +57,32 @@ def _table(lattice: str, top: int, ref_seconds: float) -> list[str]:
     from tanglekit.shapes.lattice import get_lattice
 
     lat = get_lattice(lattice)
-    lines = [
-        f"### {NAMES[lattice]}, n = 1..{top}",
-        "",
-        "| n | count | OEIS | kernel s | cpu s | polyforms/s | visit-all/s | reference s | ratio |",
-        "|---:|---:|:---:|---:|---:|---:|---:|---:|---:|",
-    ]
+    rows = []
     ref_last = 0.0
     for n in range(1, top + 1):
-        count, secs, cpu = _warm_seconds(count_polyforms, n, lattice, "fixed", cpu=True)
-        _, secs_all = _warm_seconds(_run_count, lat, n, "fixed", False, False)
-        known = OEIS_FIXED[lattice]
-        ok = "n/a" if n > len(known) else ("yes" if count == known[n - 1] else "no")
-        ref_cell, ratio_cell = "-", "-"
+        count_polyforms(n, lattice, "fixed")  # warm: the grids of this size are built once
+        kern = measure_row(count_polyforms, n, lattice, "fixed", min_cpu=0.05)
+        count = kern.value
+        every = measure_row(_run_count, lat, n, "fixed", False, False, min_cpu=0.05)
+        task = f"{NAMES[lattice]}, n = {n}: {count:,}, {_oeis(OEIS_FIXED[lattice], n, count)}"
+        ref = None
         # the reference grows every size up to n; size n costs roughly 4x size n - 1
         if ref_last * 4 <= ref_seconds:
-            ref_count, ref_last = _timed(reference_count_polyforms, n, lattice, "fixed")
-            if ref_count != count:
-                ok = "no (reference differs)"
-            ref_cell = f"{ref_last:.4f}"
-            ratio_cell = f"{ref_last / secs:,.0f}x"
+            ref = measure_row(reference_count_polyforms, n, lattice, "fixed", min_cpu=0.05)
+            ref_last = ref.cpu_s / ref.reps
+            if ref.value != count:
+                task += " (reference DIFFERS)"
         else:
             ref_last = float("inf")
-        lines.append(
-            f"| {n} | {count} | {ok} | {secs:.6f} | {cpu:.6f} | {_fmt_rate(count / secs)} "
-            f"| {_fmt_rate(count / secs_all)} | {ref_cell} | {ratio_cell} |"
-        )
-    return lines
+        vs = {"ratio": rate(count * kern.reps, kern) / rate(count * ref.reps, ref),
+              "notes": "vs plain-Python reference"} if ref else {}
+        rows.append(row(task, "numba kernel (last level counted in bulk)", count * kern.reps, kern, **vs))
+        vs = {"ratio": rate(count * every.reps, every) / rate(count * ref.reps, ref),
+              "notes": "vs plain-Python reference"} if ref else {}
+        rows.append(row(task, "numba kernel, every animal visited", count * every.reps, every, **vs))
+        if ref:
+            rows.append(row(task, "plain-Python reference (set growth)", count * ref.reps, ref))
+    return rows
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -108,7 +94,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--tri", type=int, default=None, help="largest polyiamond size (default 16)")
     ap.add_argument("--sq", type=int, default=None, help="largest polyomino size (default 14)")
     ap.add_argument("--ref-seconds", type=float, default=None,
-                    help="time budget for one reference count (default 3, quick 1)")
+                    help="CPU budget for one reference count (default 3, quick 1)")
     args = ap.parse_args(argv)
     tri = args.tri if args.tri is not None else (14 if args.quick else 16)
     sq = args.sq if args.sq is not None else (12 if args.quick else 14)
@@ -119,50 +105,45 @@ def main(argv: list[str] | None = None) -> None:
     cached = _cache_present()  # imports the module (numpy only; numba loads on the first call)
     from tanglekit.shapes.enumerate import count_polyforms, count_polyforms_by_size
 
-    cold_count, cold = _timed(count_polyforms, tri, "triangle", "fixed")
-    _, warm = _warm_seconds(count_polyforms, tri, "triangle", "fixed")
-    out = [
-        f"Cold first call count_polyforms({tri}, 'triangle', 'fixed') = {cold_count}: "
-        f"{cold:.3f} s (numba import + compile or cache load; "
-        f"numba cache present before: {cached}). "
-        f"Warm: {warm:.6f} s.",
-        "",
+    # the cold row runs before anything loads numba in this process, in a forked child
+    cold = measure_row(count_polyforms, tri, "triangle", "fixed")
+    count_polyforms(tri, "triangle", "fixed")  # loads the kernels here, for every later row
+    warm = measure_row(count_polyforms, tri, "triangle", "fixed", min_cpu=0.05)
+    task = f"count_polyforms({tri}, 'triangle', 'fixed') = {cold.value:,}"
+    runs = [
+        row(task, "first call in a process (numba import, compile or cache load)", cold.value, cold,
+            notes=f"numba cache present before: {cached}"),
+        row(task, "later calls (kernels loaded)", cold.value * warm.reps, warm,
+            ratio=rate(cold.value * warm.reps, warm) / rate(cold.value, cold), notes="vs first call"),
     ]
     for lattice, top in (("triangle", tri), ("square", sq)):
-        sizes, secs = _timed(count_polyforms_by_size, top, lattice, "fixed")
-        out.append(
-            f"One run for all sizes 1..{top} ({lattice}, count_polyforms_by_size): {secs:.4f} s, "
-            f"{sum(sizes) / secs / 1e6:,.1f} M polyforms/s over all sizes."
-        )
-    out.append("")
+        count_polyforms_by_size(top, lattice, "fixed")
+        m = measure_row(count_polyforms_by_size, top, lattice, "fixed", min_cpu=0.05)
+        runs.append(row(f"every size 1..{top} in one run, fixed {lattice} ({sum(m.value):,} polyforms)",
+                        "count_polyforms_by_size", sum(m.value) * m.reps, m))
+    print(UNITS + "\n")
+    print(md_table(runs, "whole runs"))
+    print()
     for lattice, top in (("triangle", tri), ("square", sq)):
-        out += _table(lattice, top, ref_seconds)
-        out.append("")
-    out += [
-        "### one-sided and free counts (every fixed animal of size n checked against its images)",
-        "",
-        "| lattice | kind | n | count | OEIS | kernel s | fixed animals/s |",
-        "|---|---|---:|---:|:---:|---:|---:|",
-    ]
+        print(md_table(_table(lattice, top, ref_seconds), f"{NAMES[lattice]}, n = 1..{top}"))
+        print()
+    classes = []
     for lattice, top in (("triangle", tri), ("square", sq)):
         fixed = count_polyforms(top, lattice, "fixed")
         for kind in ("one-sided", "free"):
-            count, secs = _timed(count_polyforms, top, lattice, kind)
-            known = OEIS_CLASSES[lattice, kind]
-            ok = "n/a" if top > len(known) else ("yes" if count == known[top - 1] else "no")
-            out.append(
-                f"| {lattice} | {kind} | {top} | {count} | {ok} | {secs:.4f} "
-                f"| {_fmt_rate(fixed / secs)} |"
-            )
-    out.append("")
-    out.append(
-        "kernel s: best warm wall time of count_polyforms(n) on one core (cpu s: best process CPU "
-        "time, steadier on a shared machine); polyforms/s: size-n count / "
-        "kernel s (the last level is counted in bulk from the untried-list lengths); visit-all/s: "
-        "the same with every size-n animal visited; ratio: reference s / kernel s; one-sided / "
-        "free rows time one warm call."
-    )
-    print("\n".join(out))
+            count_polyforms(top, lattice, kind)
+            m = measure_row(count_polyforms, top, lattice, kind)
+            task = (f"{kind} {lattice} n = {top}: {m.value:,}, {_oeis(OEIS_CLASSES[lattice, kind], top, m.value)}"
+                    f" (items: the {fixed:,} fixed animals checked against their images)")
+            classes.append(row(task, "numba kernel", fixed * m.reps, m))
+    print(md_table(classes, "one-sided and free counts"))
+    print()
+    print("Items of a count are the polyforms counted (over all the calls of the row: a fast count is "
+          "repeated until it takes 0.05 CPU s). The kernel row counts the last level in bulk from the "
+          "untried-list lengths; 'every animal visited' visits each size-n animal.")
+    if args.quick:
+        print(f"--quick: sizes up to {tri} (triangle) and {sq} (square) instead of 16 and 14, and a 1 s "
+              "reference budget instead of 3 s; every row is warmed as in the full run.")
     sys.stdout.flush()
 
 

@@ -4,14 +4,17 @@ Positions come from seeded self-play (builder v greedy with 30% random moves) on
 board, taken at the first turn start past move 20 where the player to move can capture.
 Legal moves: the engine's Python-int bitsets, the plain one-placement-at-a-time reference and
 the numba kernel. Best turn: the memoised exact search beside the plain brute-force reference
-(capped; ``>`` marks a cap hit). Run: ``python -m tanglekit.benchmarks.tangle [--quick]``.
+(capped by a node limit; a row that hits it is marked, with no ratio). Run: ``python -m tanglekit.benchmarks.tangle [--quick]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import time
+
+from ._table import UNITS, rate, row
+from ._table import measure as measure_row
+from ._table import table as md_table
 
 
 def fixed_positions(n: int):
@@ -34,55 +37,61 @@ def fixed_positions(n: int):
     return out
 
 
-def _time(fn, reps: int) -> float:
-    fn()
-    t = time.perf_counter()
-    for _ in range(reps):
-        fn()
-    return (time.perf_counter() - t) / reps
+def _brute(s, cap):
+    from ..errors import SolverError
+    from ..solver.tangle_search import brute_force_best_turn
+
+    try:
+        return brute_force_best_turn(s, "points", node_limit=cap)[0]
+    except SolverError:
+        return None  # the node cap was hit
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="3 positions, fewer repetitions")
     args = ap.parse_args(argv)
-    from ..errors import SolverError
     from ..solver.tangle_movegen import legal_placements_fast, legal_placements_reference
-    from ..solver.tangle_search import best_turn, brute_force_best_turn
+    from ..solver.tangle_search import best_turn
 
     n = 3 if args.quick else 8
-    reps = 20 if args.quick else 100
     cap = 2_000 if args.quick else 20_000
     positions = fixed_positions(n)
-    legal_placements_fast(positions[0][1])  # compile / load the kernel outside the timing
-    print("### Legal-move generation (default board, 2 players)\n")
-    print("| position | moves played | legal | reference (µs) | engine (µs) | numba (µs) | numba speed-up v reference |")
-    print("|---|---|---|---|---|---|---|")
+    legal_placements_fast(positions[0][1])  # load the kernel outside the timing
+    print(UNITS + "\n")
+    rows = []
     for seed, s in positions:
-        a = _time(lambda: legal_placements_reference(s), reps)
-        b = _time(lambda: s.legal_placements(), reps)
-        c = _time(lambda: legal_placements_fast(s), reps * 5)
-        k = len(s.legal_placements())
-        print(f"| seed {seed} | {len(s.moves)} | {k} | {a * 1e6:.0f} | {b * 1e6:.0f} | {c * 1e6:.1f} | {a / c:.0f}x |")
-    print("\n### Best turn (exact, points mode)\n")
-    print("| position | points | chain | memo search nodes | memo search (ms) | safe mode (ms) | brute force (ms) | brute nodes cap |")
-    print("|---|---|---|---|---|---|---|---|")
+        task = f"legal moves, seed {seed} ({len(s.moves)} moves played, {len(s.legal_placements())} legal)"
+        ref = measure_row(legal_placements_reference, s, min_cpu=0.05)
+        eng = measure_row(s.legal_placements, min_cpu=0.05)
+        fast = measure_row(legal_placements_fast, s, min_cpu=0.05)
+        base = rate(ref.reps, ref)
+        rows.append(row(task, "plain reference (one placement at a time)", ref.reps, ref))
+        rows.append(row(task, "engine (Python-int bitsets)", eng.reps, eng, ratio=rate(eng.reps, eng) / base,
+                        notes="vs plain reference"))
+        rows.append(row(task, "numba kernel", fast.reps, fast, ratio=rate(fast.reps, fast) / base,
+                        notes="vs plain reference"))
+    print(md_table(rows, "Legal-move generation (default board, 2 players; items: calls)"))
+    print()
+    rows = []
     for seed, s in positions:
-        t = time.perf_counter()
-        r = best_turn(s, "points")
-        tm = time.perf_counter() - t
-        t = time.perf_counter()
-        best_turn(s, "safe")
-        ts = time.perf_counter() - t
-        t = time.perf_counter()
-        try:
-            bp, _ = brute_force_best_turn(s, "points", node_limit=cap)
-            tb = f"{(time.perf_counter() - t) * 1e3:.0f}"
-            if bp != r.points:
-                tb += " (MISMATCH)"
-        except SolverError:
-            tb = f"> {(time.perf_counter() - t) * 1e3:.0f}"
-        print(f"| seed {seed} | {r.points} | {len(r.placements)} | {r.nodes} | {tm * 1e3:.1f} | {ts * 1e3:.1f} | {tb} | {cap} |")
+        memo = measure_row(best_turn, s, "points")
+        r = memo.value
+        task = f"best turn, seed {seed} ({r.points} points, chain of {len(r.placements)})"
+        safe = measure_row(best_turn, s, "safe")
+        brute = measure_row(_brute, s, cap)
+        capped = brute.value is None
+        mismatch = "" if capped or brute.value == r.points else "; points MISMATCH"
+        brute_name = f"plain brute force (node cap {cap:,})"
+        rows.append(row(task, "memoised exact search (points)", 1, memo,
+                        ratio=None if capped else rate(1, memo) / rate(1, brute),
+                        notes=f"{r.nodes} search nodes" + ("" if capped else f"; vs {brute_name}")))
+        rows.append(row(task, "memoised exact search (safe mode)", 1, safe))
+        rows.append(row(task, brute_name, 1, brute, limited="node-limited" if capped else False,
+                        notes=("node cap hit: points unknown" if capped else "") + mismatch))
+    print(md_table(rows, "Best turn (exact; items: positions)"))
+    if args.quick:
+        print(f"\n--quick: {n} positions (8 in the full run) and a brute-force cap of {cap:,} nodes (20,000).")
 
 
 if __name__ == "__main__":

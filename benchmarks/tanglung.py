@@ -1,22 +1,25 @@
-"""Tanglung benchmark: solo layouts solved per second (kernel vs plain-Python BFS), search states
-per second, no-revisit tours (kernel vs CP-SAT AddCircuit), two-player search nodes per second,
-census layouts per second (per-layout path vs batch kernel).
+"""Tanglung benchmark: solo layouts solved per CPU second (numba kernel one by one and in one
+batch call, plain-Python search, plain-Python BFS reference), no-revisit tours (kernel vs CP-SAT
+AddCircuit), two-player search, census layouts (per-layout path vs batch kernel).
 
-Run: python -m tanglekit.benchmarks.tanglung [--quick] [--census-only]; prints a Markdown table.
+Run: python -m tanglekit.benchmarks.tanglung [--quick] [--census-only]; prints a Markdown table
+(benchmarks/_table.py layout). Every kernel is loaded before it is timed.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import statistics
-import time
+
+from ._table import UNITS, rate, row
+from ._table import measure as measure_row
+from ._table import table as md_table
 
 
-def _row(task: str, method: str, items: int, seconds: float, extra: str = "") -> str:
-    rate = items / seconds if seconds > 0 else float("inf")
-    per = 1000 * seconds / max(items, 1)
-    return f"| {task} | {method} | {items} | {seconds:.2f} s | {rate:,.1f}/s | {per:.2f} ms | {extra} |"
+def _solve_all(layouts, opts, method="astar", engine="auto"):
+    from ..solver.tanglung_solo import solve_solo
+
+    return sum(solve_solo(lay, options=opts, method=method, engine=engine).expanded for lay in layouts)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -25,8 +28,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--census-only", action="store_true", help="only the census rows")
     args = ap.parse_args(argv)
+    print(UNITS + "\n")
     if args.census_only:
-        _print(census_rows(args.quick, args.seed))
+        _print(census_rows(args.quick, args.seed), args.quick)
         return
 
     from ..games.tanglung import TanglungOptions, random_layout
@@ -34,58 +38,54 @@ def main(argv: list[str] | None = None) -> None:
     from ..games.tanglung.moves import solo_move_table
     from ..games.tanglung.solo import initial_lit
     from ..solver.tanglung_duel import solve_position
-    from ..solver.tanglung_solo import no_revisit_tour, no_revisit_tour_cpsat, solve_solo, solve_solo_reference
+    from ..solver.tanglung_solo import (
+        no_revisit_tour, no_revisit_tour_cpsat, solve_solo, solve_solo_many, solve_solo_reference,
+    )
 
-    n_fast = 60 if args.quick else 400
+    n_fast = 100 if args.quick else 2000
+    n_py = 10 if args.quick else 100
     n_ref = 2 if args.quick else 6
     n_cp = 10 if args.quick else 40
     rng = random.Random(args.seed)
     layouts = [random_layout(rng) for _ in range(n_fast)]
     opts = TanglungOptions()
-    solve_solo(layouts[0])  # compile / load the kernel outside the timing
-    rows = []
-
-    for method in ("astar", "astar-deadend", "bfs"):
-        t = time.perf_counter()
-        cpu = time.process_time()
-        expanded = 0
-        times = []
-        for lay in layouts:
-            t1 = time.perf_counter()
-            s = solve_solo(lay, options=opts, method=method)
-            times.append(time.perf_counter() - t1)
-            expanded += s.expanded
-        dt = time.perf_counter() - t
-        cpu_ms = 1000 * (time.process_time() - cpu) / len(layouts)
-        med = 1000 * statistics.median(times)
-        rows.append(_row("solo solve, better Rooster (fewest + tour count)", f"numba kernel ({method})",
-                         len(layouts), dt, f"median {med:.2f} ms, CPU {cpu_ms:.2f} ms/layout; "
-                         f"{expanded / dt:,.0f} states/s*"))
-    t = time.perf_counter()
-    for lay in layouts[:n_ref]:
-        solve_solo_reference(lay, options=opts)
-    dt = time.perf_counter() - t
-    rows.append(_row("solo solve, better Rooster (fewest + tour count)", "plain-Python BFS reference", n_ref, dt))
-
     lit = TanglungOptions(literal_blocking=True)
-    t = time.perf_counter()
-    for lay in layouts[: n_fast // 2]:
-        solve_solo(lay, options=lit)
-    rows.append(_row("solo solve, literal_blocking", "numba kernel (astar)", n_fast // 2, time.perf_counter() - t))
+    task = "solo solve, better Rooster (fewest moves, tour count, one tour)"
+    # load every kernel and build every cache outside the timing
+    for method in ("astar", "astar-deadend", "bfs"):
+        solve_solo(layouts[0], options=opts, method=method, engine="kernel")
+    solve_solo_many(layouts[:2], options=opts)
+    solve_solo(layouts[0], options=lit, engine="kernel")
+    rows = []
+    ref = measure_row(lambda: [solve_solo_reference(lay, options=opts) for lay in layouts[:n_ref]])
+    base = rate(n_ref, ref)
+    vs = "vs plain-Python BFS reference"
+    for method, n in (("astar", n_fast), ("astar-deadend", n_fast // 4), ("bfs", n_fast // 4)):
+        m = measure_row(_solve_all, layouts[:n], opts, method, "kernel")
+        rows.append(row(task, f"numba kernel, one call per layout ({method})", n, m, ratio=rate(n, m) / base,
+                        notes=f"{vs}; {m.value / m.cpu_s:,.0f} states expanded per CPU s"))
+    m = measure_row(solve_solo_many, layouts, None, opts)
+    rows.append(row(task, "numba batch kernel, one call (astar)", n_fast, m, ratio=rate(n_fast, m) / base,
+                    notes=f"{vs}; solve_solo_many, as --batch runs it"))
+    m = measure_row(_solve_all, layouts[:n_py], opts, "astar", "python")
+    rows.append(row(task, "plain-Python search (astar, engine=python)", n_py, m, ratio=rate(n_py, m) / base,
+                    notes=f"{vs}; what a single small solve runs before loading numba"))
+    rows.append(row(task, "plain-Python BFS reference", n_ref, ref))
+    m = measure_row(_solve_all, layouts[: n_fast // 4], lit, "astar", "kernel")
+    rows.append(row("solo solve, literal_blocking", "numba kernel, one call per layout (astar)", n_fast // 4, m))
 
     cp_layouts = layouts[:n_cp]
-    t = time.perf_counter()
-    k_res = [no_revisit_tour(lay, 0 if lay[0] == "C" else 3, opts) is not None for lay in cp_layouts]
-    rows.append(_row("no-revisit tour from one Rooster", "numba kernel", n_cp, time.perf_counter() - t))
-    t = time.perf_counter()
-    c_res = []
-    for lay in cp_layouts:
-        s = 0 if lay[0] == "C" else 3
-        c_res.append(no_revisit_tour_cpsat(solo_move_table(lay.cells, opts), 16, s, initial_lit(lay, opts)) is not None)
-    rows.append(_row("no-revisit tour from one Rooster", "CP-SAT AddCircuit", n_cp, time.perf_counter() - t,
-                     "agree" if k_res == c_res else "DISAGREE"))
+    no_revisit_tour(cp_layouts[0], 0, opts)
+    no_revisit_tour_cpsat(solo_move_table(cp_layouts[0].cells, opts), 16, 0, initial_lit(cp_layouts[0], opts))
+    k = measure_row(lambda: [no_revisit_tour(lay, 0 if lay[0] == "C" else 3, opts) is not None for lay in cp_layouts])
+    c = measure_row(lambda: [no_revisit_tour_cpsat(solo_move_table(lay.cells, opts), 16, 0 if lay[0] == "C" else 3,
+                                                   initial_lit(lay, opts)) is not None for lay in cp_layouts])
+    agree = "agree" if k.value == c.value else "DISAGREE"
+    rows.append(row("no-revisit tour from one Rooster", "numba kernel", n_cp, k, ratio=rate(n_cp, k) / rate(n_cp, c),
+                    notes=f"vs CP-SAT AddCircuit; answers {agree}"))
+    rows.append(row("no-revisit tour from one Rooster", "CP-SAT AddCircuit", n_cp, c))
 
-    # two-player: alpha-beta nodes per second on mid-game positions
+    # two-player: alpha-beta on mid-game positions
     prng = random.Random(args.seed + 1)
     positions = []
     for seed in range(4 if args.quick else 12):
@@ -94,17 +94,12 @@ def main(argv: list[str] | None = None) -> None:
             g.play(prng.choice(g.legal_actions()))
         if not g.is_over():
             positions.append(g.match)
-    nodes = 0
-    t = time.perf_counter()
-    for m in positions:
-        r = solve_position(m, max_depth=3, node_limit=None)
-        nodes += r.nodes
-    dt = time.perf_counter() - t
-    rows.append(_row("two-player alpha-beta, depth 3", "Python + transposition table", len(positions), dt,
-                     f"{nodes / dt:,.0f} nodes/s"))
+    m = measure_row(lambda: sum(solve_position(p, max_depth=3, node_limit=None).nodes for p in positions))
+    rows.append(row("two-player alpha-beta, depth 3", "Python + transposition table", len(positions), m,
+                    notes=f"{m.value / m.cpu_s:,.0f} nodes per CPU s"))
 
     rows += census_rows(args.quick, args.seed)
-    _print(rows)
+    _print(rows, args.quick)
 
 
 def census_rows(quick: bool, seed: int) -> list[str]:
@@ -125,34 +120,25 @@ def census_rows(quick: bool, seed: int) -> list[str]:
         tasks = [("b", range(a, a + width), opts.to_json(), cs.to_json()) for a in starts]
         census_chunk(("w", range(0, 10), opts.to_json(), cs.to_json()))  # load the kernels
         census_chunk_reference(("w", [20_000_000], opts.to_json(), cs.to_json()))
-        rates = {}
-        for label, fn in (("per-layout solve_solo", census_chunk_reference), ("batch kernel", census_chunk)):
-            t = time.perf_counter()
-            cpu = time.process_time()
-            parts = [fn(task) for task in tasks]
-            dt = time.perf_counter() - t
-            cpu = time.process_time() - cpu
-            n = sum(p["layouts"] for p in parts)
-            rates[label] = (n / cpu, parts)
-            extra = f"{len(tasks) * width:,} ranks; CPU {1000 * cpu / max(n, 1):.3f} ms/layout"
-            if label == "batch kernel":
-                same = parts == rates["per-layout solve_solo"][1]
-                ratio = rates[label][0] / rates["per-layout solve_solo"][0]
-                extra += f"; {ratio:.1f}x the per-layout path (CPU); summaries {'equal' if same else 'DIFFER'}"
-            rows.append(_row(f"census chunk, {name} (canonical layouts solved)", label, n, dt, extra))
+        per = measure_row(lambda: [census_chunk_reference(t) for t in tasks])
+        bat = measure_row(lambda: [census_chunk(t) for t in tasks])
+        n = sum(p["layouts"] for p in bat.value)
+        same = "equal" if per.value == bat.value else "DIFFER"
+        task = f"census chunks, {name} ({len(tasks) * width:,} ranks; canonical layouts solved)"
+        rows.append(row(task, "per-layout solve_solo", n, per))
+        rows.append(row(task, "batch kernel", n, bat, ratio=rate(n, bat) / rate(n, per),
+                        notes=f"vs per-layout solve_solo; summaries {same}"))
     return rows
 
 
-def _print(rows: list[str]) -> None:
-    print("| task | method | items | time | rate | per item | notes |")
-    print("|---|---|---|---|---|---|---|")
-    for r in rows:
-        print(r)
-    import os
-
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print("\n*states expanded per second. Target: a solo layout fully solved (fewest moves + "
-          f"optimal-tour count) in under 5 ms on one core. Load average during the run: {load:.1f}.")
+def _print(rows: list[str], quick: bool) -> None:
+    print(md_table(rows))
+    print("\nTarget: a solo layout fully solved (fewest moves, optimal-tour count, one tour) in under 5 ms "
+          "of CPU on one core.")
+    if quick:
+        print("--quick: 100 layouts (2,000 in the full run) for the kernel rows, 10 for the plain-Python "
+              "search, 2 for the reference, 10 no-revisit tours, 4 two-player positions, 4 census chunks "
+              "per option set (16); every kernel is loaded before its row as in the full run.")
 
 
 if __name__ == "__main__":

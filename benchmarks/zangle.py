@@ -3,15 +3,19 @@
 Random deals from the default deck, 4 middle + 4 own and 4 middle + 10 own cards. Three ways
 through the same deals: the batch kernel (many deals per call), ``find_zangles`` one deal per
 call (no proofs), and the plain-Python reference (fewer deals). Results are checked to agree.
-Prints a Markdown table. Target: at least 100,000 4+4 deals per second on one core (batch).
+Prints a Markdown table (benchmarks/_table.py layout). Target: at least 100,000 4+4 deals per CPU
+second on one core (batch).
 """
 
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
+
+from ._table import UNITS, rate, row
+from ._table import measure as measure_row
+from ._table import table as md_table
 
 
 def _deals(n_deals: int, n_cards: int, seed: int) -> np.ndarray:
@@ -27,62 +31,45 @@ def run(quick: bool = False, seed: int = 1) -> list[dict]:
     deck = default_deck()
     table = deck_table(deck)
     sids = deck_sids(deck, table)
+    cards = deck.cards
     rows = []
+
+    def per_call(idx, n_deals, fn, **kw):
+        return [len(fn([cards[i] for i in row[:4]], [cards[i] for i in row[4:]], **kw)) for row in idx[:n_deals]]
+
     for n_own, n_batch, n_single, n_ref in ((4, 400_000, 20_000, 400), (10, 60_000, 4_000, 40)):
         if quick:
             n_batch, n_single, n_ref = n_batch // 20, n_single // 20, max(10, n_ref // 10)
         n = 4 + n_own
         idx = _deals(n_batch, n, seed + n)
         places = np.array([0] * 4 + [1] * n_own)
-        batch_zangles(sids[idx[:2]], places, table)  # compile / load the kernel
-        best_rate = 0.0
-        for _ in range(3):
-            t = time.perf_counter()
-            counts, _, _, _, _ = batch_zangles(sids[idx], places, table)
-            best_rate = max(best_rate, n_batch / (time.perf_counter() - t))
-        cards = deck.cards
-        for d in range(3):  # warm the per-call path (its kernel loads on the first call)
-            find_zangles([cards[i] for i in idx[d][:4]], [cards[i] for i in idx[d][4:]], proofs=False, table=table)
-            reference_zangles([cards[i] for i in idx[d][:4]], [cards[i] for i in idx[d][4:]])
-        t = time.perf_counter()
-        single = []
-        for d in range(n_single):
-            row = idx[d]
-            single.append(len(find_zangles([cards[i] for i in row[:4]], [cards[i] for i in row[4:]],
-                                           proofs=False, table=table)))
-        single_rate = n_single / (time.perf_counter() - t)
-        t = time.perf_counter()
-        ref = []
-        for d in range(n_ref):
-            row = idx[d]
-            ref.append(len(reference_zangles([cards[i] for i in row[:4]], [cards[i] for i in row[4:]])))
-        ref_rate = n_ref / (time.perf_counter() - t)
-        agree = list(counts[:n_single]) == single and list(counts[:n_ref]) == ref
-        rows.append({
-            "table": f"4+{n_own}",
-            "deals": n_batch,
-            "zangles_per_deal": float(counts.mean()),
-            "kernel_batch": best_rate,
-            "kernel_single": single_rate,
-            "reference": ref_rate,
-            "agree": agree,
-        })
+        # warm every path (kernels loaded, tables built) before anything is timed
+        batch_zangles(sids[idx[:2]], places, table)
+        per_call(idx, 3, find_zangles, proofs=False, table=table)
+        per_call(idx, 3, reference_zangles)
+        batch = measure_row(lambda: batch_zangles(sids[idx], places, table)[0])
+        single = measure_row(per_call, idx, n_single, find_zangles, proofs=False, table=table)
+        ref = measure_row(per_call, idx, n_ref, reference_zangles)
+        counts = batch.value
+        agree = list(counts[:n_single]) == single.value and list(counts[:n_ref]) == ref.value
+        rows.append({"table": f"4+{n_own}", "zangles_per_deal": float(counts.mean()), "agree": agree,
+                     "runs": [("batch kernel (many deals per call)", n_batch, batch),
+                              ("find_zangles, one deal per call", n_single, single),
+                              ("brute-force reference", n_ref, ref)]})
     return rows
 
 
 def markdown(rows: list[dict]) -> str:
-    out = [
-        "| table | Zangles/deal | kernel, batch (deals/s) | find_zangles per call (deals/s) "
-        "| brute-force reference (deals/s) | batch / reference | per call / reference | counts agree |",
-        "|---|---:|---:|---:|---:|---:|---:|---|",
-    ]
+    out = []
     for r in rows:
-        out.append(
-            f"| {r['table']} | {r['zangles_per_deal']:.1f} | {r['kernel_batch']:,.0f} | {r['kernel_single']:,.0f} "
-            f"| {r['reference']:,.1f} | {r['kernel_batch'] / r['reference']:,.0f}x "
-            f"| {r['kernel_single'] / r['reference']:,.0f}x | {'yes' if r['agree'] else 'NO'} |"
-        )
-    return "\n".join(out)
+        task = f"Zangle deals {r['table']} ({r['zangles_per_deal']:.1f} Zangles/deal)"
+        ref_name, ref_n, ref_m = r["runs"][-1]
+        base = rate(ref_n, ref_m)
+        for name, n, m in r["runs"]:
+            is_ref = name == ref_name
+            notes = "" if is_ref else f"vs {ref_name}; counts agree: {'yes' if r['agree'] else 'NO'}"
+            out.append(row(task, name, n, m, ratio=None if is_ref else rate(n, m) / base, notes=notes))
+    return md_table(out)
 
 
 def main(argv=None) -> int:
@@ -91,12 +78,16 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     rows = run(args.quick, args.seed)
+    print(UNITS + "\n")
     print(markdown(rows))
-    target = next(r for r in rows if r["table"] == "4+4")["kernel_batch"]
-    print(f"\n4+4 target 100,000 deals/s: {'met' if target >= 100_000 else 'NOT met'} ({target:,.0f})")
-    print("Every path is warmed (kernels loaded) before it is timed.")
+    batch = next(r for r in rows if r["table"] == "4+4")["runs"][0]
+    target = rate(batch[1], batch[2])
+    print(f"\n4+4 target 100,000 deals per CPU second (batch kernel): {'met' if target >= 100_000 else 'NOT met'} "
+          f"({target:,.0f}).")
+    print("Every path is warmed (kernels loaded, tiling table built) before it is timed.")
     if args.quick:
-        print("--quick: 1/20 of the deals per column (1/10 for the reference); rates are per second as in the full run.")
+        print("--quick: 1/20 of the deals per row (1/10 for the reference); rates are per CPU second as in "
+              "the full run.")
     return 0 if all(r["agree"] for r in rows) else 1
 
 

@@ -27,11 +27,12 @@ importing this module stays cheap.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 import numpy as np
 
 from ..errors import ShapeError
+from ..kernelargs import kernel_bundle
 from .lattice import Lattice, get_lattice
 from .polyform import Polyform
 
@@ -39,6 +40,56 @@ from .polyform import Polyform
 # whether the translation normal form needs the triangle parity fix (dx + dy even).
 _ORIGINS = {"triangle": ((0, 0), (1, 0)), "square": ((0, 0),)}
 _PARITY = {"triangle": 1, "square": 0}
+
+
+# --- kernel arguments: bundles and the indices shared by packer and kernels -----------------
+STATE_LEVEL = 0  # Search.state[STATE_LEVEL]: the search's level; -1 once it is over
+PRM_PARITY, PRM_WIDTH, PRM_SPAN, PRM_XMIN = 0, 1, 2, 3  # KernelGrid.prm
+TF_X, TF_Y, TF_KEY = 0, 1, 2  # KernelGrid.tf[TF_*, symmetry, cell]: image x, y and (y, x) key
+# Search.running[level, RUN_*, symmetry]: running minima of x, y, key and sums of x, y, xy
+RUN_MINX, RUN_MINY, RUN_MINKEY, RUN_SX, RUN_SY, RUN_SXY = 0, 1, 2, 3, 4, 5
+N_RUN = 6
+
+
+class KernelGrid(NamedTuple):
+    """A lattice patch as the kernels see it: neighbour table, symmetry images, parameters."""
+
+    DTYPES = {"nb": np.int32}
+    nb: np.ndarray  # (cells, neighbours) grid indices
+    tf: np.ndarray  # (3, symmetries, cells), see TF_*
+    prm: np.ndarray  # see PRM_*
+
+
+class Search(NamedTuple):
+    """A resumable Redelmeier search: marks, the shared untried list, each level's position and
+    end in it, the animal's cells, the running minima / sums and the level (``state``)."""
+
+    DTYPES = {"mark": np.uint8, "untried": np.int32, "animal": np.int32}
+    mark: np.ndarray
+    untried: np.ndarray
+    pos: np.ndarray
+    end: np.ndarray
+    animal: np.ndarray
+    running: np.ndarray
+    state: np.ndarray
+
+
+class CountJob(NamedTuple):
+    """What _count_kernel counts: size n, only canonical animals (``check``), at every size
+    (``all_sizes``), the last level from list lengths (``bulk``), steps per call (``budget``)."""
+
+    n: int
+    check: bool
+    all_sizes: bool
+    bulk: bool
+    budget: int
+
+
+class EmitJob(NamedTuple):
+    """What _emit_kernel writes: animals of size n, only canonical ones with ``check``."""
+
+    n: int
+    check: bool
 
 
 # --- numba kernels (plain Python until _jit() compiles them) ----------------------------------
@@ -50,15 +101,15 @@ def _normal_keys(animal, m, tf, k, parity, width, keys):
     miny = 1 << 30
     for i in range(m):
         c = animal[i]
-        minx = min(minx, tf[0, k, c])
-        miny = min(miny, tf[1, k, c])
+        minx = min(minx, tf[TF_X, k, c])
+        miny = min(miny, tf[TF_Y, k, c])
     dx = -minx
     dy = -miny
     if parity != 0 and ((dx + dy) & 1) != 0:
         dx += 1
     for i in range(m):
         c = animal[i]
-        key = (tf[1, k, c] + dy) * width + (tf[0, k, c] + dx)
+        key = (tf[TF_Y, k, c] + dy) * width + (tf[TF_X, k, c] + dx)
         j = i
         while j > 0 and keys[j - 1] > key:  # insertion sort: m is small
             keys[j] = keys[j - 1]
@@ -70,23 +121,23 @@ def _normal_keys(animal, m, tf, k, parity, width, keys):
 def _update_running(tf, c, running, d):
     """Level d's running minima of each image's x, y and (y, x) key, and sums of x, y and xy."""
     for k in range(tf.shape[1]):
-        x = tf[0, k, c]
-        y = tf[1, k, c]
-        r = tf[2, k, c]
+        x = tf[TF_X, k, c]
+        y = tf[TF_Y, k, c]
+        r = tf[TF_KEY, k, c]
         if d == 0:
-            running[d, 0, k] = x
-            running[d, 1, k] = y
-            running[d, 2, k] = r
-            running[d, 3, k] = x
-            running[d, 4, k] = y
-            running[d, 5, k] = x * y
+            running[d, RUN_MINX, k] = x
+            running[d, RUN_MINY, k] = y
+            running[d, RUN_MINKEY, k] = r
+            running[d, RUN_SX, k] = x
+            running[d, RUN_SY, k] = y
+            running[d, RUN_SXY, k] = x * y
         else:
-            running[d, 0, k] = min(x, running[d - 1, 0, k])
-            running[d, 1, k] = min(y, running[d - 1, 1, k])
-            running[d, 2, k] = min(r, running[d - 1, 2, k])
-            running[d, 3, k] = running[d - 1, 3, k] + x
-            running[d, 4, k] = running[d - 1, 4, k] + y
-            running[d, 5, k] = running[d - 1, 5, k] + x * y
+            running[d, RUN_MINX, k] = min(x, running[d - 1, RUN_MINX, k])
+            running[d, RUN_MINY, k] = min(y, running[d - 1, RUN_MINY, k])
+            running[d, RUN_MINKEY, k] = min(r, running[d - 1, RUN_MINKEY, k])
+            running[d, RUN_SX, k] = running[d - 1, RUN_SX, k] + x
+            running[d, RUN_SY, k] = running[d - 1, RUN_SY, k] + y
+            running[d, RUN_SXY, k] = running[d - 1, RUN_SXY, k] + x * y
     return 0
 
 
@@ -103,18 +154,19 @@ def _precheck(running, d, m, prm, by_sums):
     b0 = 0
     e0 = 0
     for k in range(running.shape[2]):
-        dx = -running[d, 0, k]
-        dy = -running[d, 1, k]
-        if prm[0] != 0 and ((dx + dy) & 1) != 0:
+        dx = -running[d, RUN_MINX, k]
+        dy = -running[d, RUN_MINY, k]
+        if prm[PRM_PARITY] != 0 and ((dx + dy) & 1) != 0:
             dx += 1
         if by_sums:
-            sx = running[d, 3, k]
-            sy = running[d, 4, k]
+            sx = running[d, RUN_SX, k]
+            sy = running[d, RUN_SY, k]
             a = sy + m * dy
             b = sx + m * dx
-            e = running[d, 5, k] + dy * sx + dx * sy + m * dx * dy
+            e = running[d, RUN_SXY, k] + dy * sx + dx * sy + m * dx * dy
         else:
-            a = running[d, 2, k] % prm[2] + prm[3] + dx  # x of the first cell, which is in row 0
+            # x of the first cell, which is in row 0
+            a = running[d, RUN_MINKEY, k] % prm[PRM_SPAN] + prm[PRM_XMIN] + dx
             b = 0
             e = 0
         if k == 0:
@@ -137,8 +189,8 @@ def _precheck(running, d, m, prm, by_sums):
 
 def _full_check(animal, m, tf, prm, keys0, keys1, by_sums):
     """The same decision as _precheck, comparing whole normal forms (cells x before y on ties)."""
-    parity = prm[0]
-    width = prm[1]
+    parity = prm[PRM_PARITY]
+    width = prm[PRM_WIDTH]
     _normal_keys(animal, m, tf, 0, parity, width, keys0)
     sx0 = 0
     sy0 = 0
@@ -182,23 +234,36 @@ def _full_check(animal, m, tf, prm, keys0, keys1, by_sums):
     return True
 
 
-def _count_kernel(
-    nb, mark, untried, pos, end, animal, running, state, n, tf, prm, check, all_sizes, bulk,
-    budget, counts,
-):
-    """Add to ``counts[s]`` the animals of size s <= n grown from the search state's origin.
+def _count_kernel(grid, search, job, counts):
+    """Add to ``counts[s]`` the animals of size s <= n grown from the search state's origin
+    (``grid`` a KernelGrid, ``search`` a Search, ``job`` a CountJob).
 
     ``mark`` is 1 on blocked and reached cells. With ``check`` only the least animal of each
     symmetry class counts (at every size if ``all_sizes``, else only at size n). ``bulk``
     counts the last level of fixed animals from list lengths instead of visiting each animal.
     Resumable like _emit_kernel: returns after about ``budget`` steps, so a long count gives
-    control back to Python (and Ctrl-C) now and then; done when ``state[0]`` is -1.
+    control back to Python (and Ctrl-C) now and then; done when the level is -1.
     """
+    nb = grid.nb
+    tf = grid.tf
+    prm = grid.prm
+    mark = search.mark
+    untried = search.untried
+    pos = search.pos
+    end = search.end
+    animal = search.animal
+    running = search.running
+    state = search.state
+    n = job.n
+    check = job.check
+    all_sizes = job.all_sizes
+    bulk = job.bulk
+    budget = job.budget
     deg = nb.shape[1]
     keys0 = np.empty(n, dtype=np.int64)
     keys1 = np.empty(n, dtype=np.int64)
     steps = 0
-    d = state[0]
+    d = state[STATE_LEVEL]
     while d >= 0:
         steps += 1
         if steps > budget:
@@ -247,24 +312,37 @@ def _count_kernel(
         d += 1
         pos[d] = pos[d - 1]
         end[d] = top
-    state[0] = d
+    state[STATE_LEVEL] = d
     return 0
 
 
-def _emit_kernel(nb, mark, untried, pos, end, animal, running, state, n, tf, prm, check, out):
-    """Write size-n animals (normal forms; if ``check`` only Polyform.canonical ones) to ``out``.
+def _emit_kernel(grid, search, job, out):
+    """Write size-n animals (normal forms; if ``check`` only Polyform.canonical ones) to ``out``
+    (``grid`` a KernelGrid, ``search`` a Search, ``job`` an EmitJob).
 
-    Resumable: the search state lives in the arrays (``state[0]`` is the level, -1 when done),
-    so the caller drains ``out`` and calls again until the state says done. Returns how many
-    animals were written.
+    Resumable: the search state lives in the arrays (its level is -1 when done), so the caller
+    drains ``out`` and calls again until the state says done. Returns how many animals were
+    written.
     """
+    nb = grid.nb
+    tf = grid.tf
+    prm = grid.prm
+    mark = search.mark
+    untried = search.untried
+    pos = search.pos
+    end = search.end
+    animal = search.animal
+    running = search.running
+    state = search.state
+    n = job.n
+    check = job.check
     deg = nb.shape[1]
-    width = prm[1]
+    width = prm[PRM_WIDTH]
     keys0 = np.empty(n, dtype=np.int64)
     keys1 = np.empty(n, dtype=np.int64)
     cap = out.shape[0]
     nout = 0
-    d = state[0]
+    d = state[STATE_LEVEL]
     while d >= 0:
         if nout == cap:
             break
@@ -287,7 +365,7 @@ def _emit_kernel(nb, mark, untried, pos, end, animal, running, state, n, tf, prm
                     if _full_check(animal, n, tf, prm, keys0, keys1, False):
                         verdict = 1
             if verdict == 1:
-                _normal_keys(animal, n, tf, 0, prm[0], width, keys0)
+                _normal_keys(animal, n, tf, 0, prm[PRM_PARITY], width, keys0)
                 for i in range(n):
                     out[nout, i, 0] = keys0[i] % width
                     out[nout, i, 1] = keys0[i] // width
@@ -303,7 +381,7 @@ def _emit_kernel(nb, mark, untried, pos, end, animal, running, state, n, tf, prm
         d += 1
         pos[d] = pos[d - 1]
         end[d] = top
-    state[0] = d
+    state[STATE_LEVEL] = d
     return nout
 
 
@@ -333,7 +411,7 @@ def _jit() -> None:
 class _Grid:
     """A bounded lattice patch around one origin: neighbour table, blocked cells, transforms."""
 
-    __slots__ = ("cells", "nb", "mark", "origin", "tf", "prm")
+    __slots__ = ("cells", "nb", "mark", "origin", "tf", "prm", "kernel")
 
     def __init__(self, lat: Lattice, n: int, origin: tuple[int, int], kind: str):
         ox, oy = origin
@@ -358,18 +436,24 @@ class _Grid:
         cells = np.stack([gx, gy], axis=1)
         self.cells = cells  # grid index -> lattice cell (x, y)
         syms = lat.symmetries(kind)
-        # tf[0], tf[1]: x and y of each cell's image under each symmetry of the kind;
-        # tf[2]: a key ordering the images by (y, x), so its minimum is an image's first cell
+        # tf[TF_X], tf[TF_Y]: x and y of each cell's image under each symmetry of the kind;
+        # tf[TF_KEY]: a key ordering the images by (y, x), so its minimum is an image's first cell
         tf = np.empty((3, len(syms), ncells), dtype=np.int64)
         for k in syms:
             t = lat.transform(cells, k)
-            tf[0, k], tf[1, k] = t[:, 0], t[:, 1]
-        xmin, ymin = tf[0].min(), tf[1].min()
-        span = tf[0].max() - xmin + 1
-        tf[2] = (tf[1] - ymin) * span + (tf[0] - xmin)
+            tf[TF_X, k], tf[TF_Y, k] = t[:, 0], t[:, 1]
+        xmin, ymin = tf[TF_X].min(), tf[TF_Y].min()
+        span = tf[TF_X].max() - xmin + 1
+        tf[TF_KEY] = (tf[TF_Y] - ymin) * span + (tf[TF_X] - xmin)
         self.tf = tf
+        prm = np.zeros(4, dtype=np.int64)
+        prm[PRM_PARITY] = _PARITY[lat.name]
         # normal forms have 0 <= x <= n + 1, so base 2n + 4 keeps (y, x) keys ordered and decodable
-        self.prm = np.array([_PARITY[lat.name], 2 * n + 4, span, xmin], dtype=np.int64)
+        prm[PRM_WIDTH] = 2 * n + 4
+        prm[PRM_SPAN] = span
+        prm[PRM_XMIN] = xmin
+        self.prm = prm
+        self.kernel = kernel_bundle(KernelGrid, nb=self.nb, tf=self.tf, prm=self.prm)
 
 
 def _check_args(n: int, lattice, kind: str) -> tuple[Lattice, str]:
@@ -417,28 +501,24 @@ def _run_count(lat: Lattice, n: int, kind: str, all_sizes: bool, bulk: bool = Tr
     _jit()
     counts = np.zeros(n + 1, dtype=np.int64)
     check = kind != "fixed"
+    job = kernel_bundle(CountJob, n=n, check=check, all_sizes=all_sizes, bulk=bulk, budget=_COUNT_STEPS)
     for g in _grids(lat.name, n, kind):
         search = _search_state(g, n)
-        while search[-1][0] >= 0:
-            _count_kernel(
-                g.nb, *search, n, g.tf, g.prm, check, all_sizes, bulk, _COUNT_STEPS, counts
-            )
+        while search.state[STATE_LEVEL] >= 0:
+            _count_kernel(g.kernel, search, job, counts)
     return [int(c) for c in counts[1:]]
 
 
-def _search_state(g: _Grid, n: int) -> tuple[np.ndarray, ...]:
+def _search_state(g: _Grid, n: int) -> Search:
     """Fresh search state at a grid's origin: mark, untried, pos, end, animal, running, state."""
-    mark = g.mark.copy()
-    untried = np.empty(1 + n * g.nb.shape[1], dtype=np.int32)
-    pos = np.zeros(n + 1, dtype=np.int64)
-    end = np.zeros(n + 1, dtype=np.int64)
-    animal = np.empty(n, dtype=np.int32)
-    running = np.empty((n, 6, g.tf.shape[1]), dtype=np.int64)
-    state = np.zeros(1, dtype=np.int64)  # the level; -1 once the search is over
-    untried[0] = g.origin
-    mark[g.origin] = 1
-    end[0] = 1
-    return mark, untried, pos, end, animal, running, state
+    search = kernel_bundle(Search, mark=g.mark.copy(), shapes={
+        "untried": 1 + n * g.nb.shape[1], "pos": n + 1, "end": n + 1, "animal": n,
+        "running": (n, N_RUN, g.tf.shape[1]), "state": 1})
+    search.untried[0] = g.origin
+    search.mark[g.origin] = 1
+    search.end[0] = 1
+    search.state[STATE_LEVEL] = 0
+    return search
 
 
 def iter_polyforms(
@@ -460,10 +540,11 @@ def _iter(lat: Lattice, n: int, kind: str, batch_size: int) -> Iterator[Polyform
     _jit()
     check = kind != "fixed"
     out = np.empty((batch_size, n, 2), dtype=np.int64)
+    job = kernel_bundle(EmitJob, n=n, check=check)
     for g in _grids(lat.name, n, kind):
         search = _search_state(g, n)
-        while search[-1][0] >= 0:
-            k = _emit_kernel(g.nb, *search, n, g.tf, g.prm, check, out)
+        while search.state[STATE_LEVEL] >= 0:
+            k = _emit_kernel(g.kernel, search, job, out)
             for cells in out[:k].tolist():
                 yield Polyform._trusted(cells, lat)
 

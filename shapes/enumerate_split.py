@@ -48,25 +48,25 @@ def _replay(g, n: int, prefix_steps: tuple[int, ...], check: bool) -> tuple[np.n
         end[d] = top
     for j in range(d):
         pos[j] = end[j]  # exhausted: climbing back only unwinds
-    state[0] = d
+    state[_en.STATE_LEVEL] = d
     return search
 
 
 def _update_running_py(tf, c, running, d) -> None:
     """Plain copy of the kernel's running minima / sums update for one chosen cell."""
-    x = tf[0, :, c]
-    y = tf[1, :, c]
-    r = tf[2, :, c]
+    x = tf[_en.TF_X, :, c]
+    y = tf[_en.TF_Y, :, c]
+    r = tf[_en.TF_KEY, :, c]
     if d == 0:
-        running[0, 0], running[0, 1], running[0, 2] = x, y, r
-        running[0, 3], running[0, 4], running[0, 5] = x, y, x * y
+        running[0, _en.RUN_MINX], running[0, _en.RUN_MINY], running[0, _en.RUN_MINKEY] = x, y, r
+        running[0, _en.RUN_SX], running[0, _en.RUN_SY], running[0, _en.RUN_SXY] = x, y, x * y
     else:
-        running[d, 0] = np.minimum(x, running[d - 1, 0])
-        running[d, 1] = np.minimum(y, running[d - 1, 1])
-        running[d, 2] = np.minimum(r, running[d - 1, 2])
-        running[d, 3] = running[d - 1, 3] + x
-        running[d, 4] = running[d - 1, 4] + y
-        running[d, 5] = running[d - 1, 5] + x * y
+        running[d, _en.RUN_MINX] = np.minimum(x, running[d - 1, _en.RUN_MINX])
+        running[d, _en.RUN_MINY] = np.minimum(y, running[d - 1, _en.RUN_MINY])
+        running[d, _en.RUN_MINKEY] = np.minimum(r, running[d - 1, _en.RUN_MINKEY])
+        running[d, _en.RUN_SX] = running[d - 1, _en.RUN_SX] + x
+        running[d, _en.RUN_SY] = running[d - 1, _en.RUN_SY] + y
+        running[d, _en.RUN_SXY] = running[d - 1, _en.RUN_SXY] + x * y
 
 
 def _children(g, n: int, prefix_steps: tuple[int, ...]) -> range:
@@ -142,9 +142,10 @@ def count_prefix(n: int, lattice: str, kind: str, prefix: Prefix, all_sizes: boo
     check = kind != "fixed"
     search = _replay(g, n, steps, check)
     counts = np.zeros(n + 1, dtype=np.int64)
-    while search[-1][0] >= 0:
-        _en._count_kernel(g.nb, *search, n, g.tf, g.prm, check, all_sizes, True,
-                          _en._COUNT_STEPS, counts)
+    job = _en.kernel_bundle(_en.CountJob, n=n, check=check, all_sizes=all_sizes, bulk=True,
+                            budget=_en._COUNT_STEPS)
+    while search.state[_en.STATE_LEVEL] >= 0:
+        _en._count_kernel(g.kernel, search, job, counts)
     return [int(c) for c in counts[1:]]
 
 
@@ -164,7 +165,7 @@ def reference_prefix_animals(n: int, lattice: str, kind: str, depth: int) -> lis
     for gi, steps in prefixes(n, lattice, kind, depth):
         g = _en._grids(lat.name, int(n), kind)[gi]
         search = _replay(g, int(n), steps, False)
-        animal = search[4]
+        animal = search.animal
         out.append(frozenset(tuple(int(v) for v in g.cells[animal[i]]) for i in range(len(steps))))
     return out
 

@@ -77,14 +77,17 @@ class _Tables:
         self.ndark = N_CELLS - bin(self.lit0).count("1")
 
 
-_DP: tuple | None = None
+_DP = None
 
 
-def _dp_workspace() -> tuple:
+def _dp_workspace():
+    """The DPWork bundle of count_no_revisit, reused across chunks."""
     global _DP
     if _DP is None:
-        _DP = (np.zeros(1 << 20, dtype=np.int64), np.zeros(1 << 16, dtype=np.int32),
-               np.zeros(1 << 16, dtype=np.int64))
+        from ..kernelargs import kernel_bundle
+        from ._tanglung_kernels import DPWork
+
+        _DP = kernel_bundle(DPWork, shapes={"cnt": 1 << 20, "flag": 1 << 16, "cov": 1 << 16})
     return _DP
 
 
@@ -93,8 +96,9 @@ def solve_ranks(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Batch-solve standard layouts by rank: (keep, moves, tours) arrays, one entry per rank;
     keep = 1 for canonical layouts (the only ones solved), moves = -1 when unsolvable."""
-    from ._tanglung_kernels import census_batch
-    from .tanglung_solo import FMAX, _workspace
+    from ..kernelargs import kernel_bundle
+    from ._tanglung_kernels import OUT_OF_SPACE, CensusChunk, CensusOut, census_batch
+    from .tanglung_solo import _workspace
 
     options = options or TanglungOptions()
     card_set = card_set or default_card_set()
@@ -114,15 +118,11 @@ def solve_ranks(
     total = int(tb.fact[int(tb.counts.sum())] // np.prod([factorial(int(c)) for c in tb.counts]))
     if r.min() < 0 or r.max() >= total:
         raise SolverError(f"layout ranks must lie in 0..{total - 1}")
-    ws = _workspace()
-    dp_cnt, dp_flag, dp_cov = _dp_workspace()
-    status = census_batch(
-        r, tb.counts, tb.fact, tb.table, tb.order, tb.inv_syms, np.int64(tb.lit0), np.int64(tb.noflip),
-        dp_cnt, dp_flag, dp_cov,
-        ws.dist, ws.cnt, ws.parent, ws.touched, ws.bstate, ws.bnext, ws.bhead, ws.path, ws.stats,
-        np.int64(FMAX), ws.pop, ws.cov, keep, moves, tours,
-    )
-    if status == -2:
+    work, _ = _workspace()
+    chunk = kernel_bundle(CensusChunk, ranks=r, counts=tb.counts, fact=tb.fact, table=tb.table, order=tb.order,
+                          inv_syms=tb.inv_syms, lit0=tb.lit0, noflip=tb.noflip)
+    out = kernel_bundle(CensusOut, keep=keep, moves=moves, tours=tours)  # the same arrays, filled in
+    if census_batch(chunk, _dp_workspace(), work, out) == OUT_OF_SPACE:
         raise SolverError("solo search ran out of bucket space")
     return keep, moves, tours
 

@@ -11,6 +11,15 @@ about half the states, but slower per state (measured 2.6 vs 2.1 ms CPU per layo
 default keeps the plain bound. With ``method="bfs"`` h is 0: a plain breadth-first search.
 A tour that never moves onto a lit card exists exactly when the fewest moves equal the number
 of dark cards; :func:`no_revisit_tour_cpsat` checks that independently with CP-SAT AddCircuit.
+
+The first f-level of the default search (f = the dark cards at the start) holds exactly the
+states reached by moves onto dark cards; when it holds a goal (about 98 % of standard layouts),
+:func:`first_level_python` and the kernel ``first_level`` walk it layer by layer in the
+search's own order, with no buckets and no moves onto lit cards, and give the same moves, tour
+count, tour and states expanded (tests compare them on random layouts and options). A single
+solve runs it in plain Python (a few ms to a few tens of ms), so ``tanglekit tanglung solo
+solve`` does not load numba; :func:`solve_solo_many` solves many layouts in one kernel call
+(``--batch``).
 """
 
 from __future__ import annotations
@@ -19,7 +28,7 @@ import os
 from dataclasses import dataclass, field
 
 from ..errors import RuleError, SolverError
-from ..games.tanglung.cards import ROOSTER, CardSet, default_card_set
+from ..games.tanglung.cards import EMPTY, ROOSTER, CardSet, default_card_set
 from ..games.tanglung.layout import N_CELLS, Layout, idx, rc
 from ..games.tanglung.moves import solo_move_table
 from ..games.tanglung.rules import TanglungOptions
@@ -49,49 +58,48 @@ def noflip_mask(layout: Layout) -> int:
 
 
 # --- numba kernel ---------------------------------------------------------------------------
-_KERNEL = None
+_KERNEL = None  # the kernel module, once loaded
 
 
 def _get_kernel():
-    """Compile (or load from cache) the search kernel on first use."""
+    """Compile (or load from cache) the search kernels on first use; the kernel module."""
     global _KERNEL
     if _KERNEL is None:
-        from ._tanglung_kernels import solo_search
+        from . import _tanglung_kernels
 
-        _KERNEL = solo_search
+        _KERNEL = _tanglung_kernels
     return _KERNEL
 
 
-class _Workspace:
-    """Arrays reused across solves (the kernel resets what it touched)."""
-
-    def __init__(self) -> None:
-        import numpy as np
-
-        size = N_CELLS << 16
-        self.dist = np.full(size, -1, dtype=np.int16)
-        self.cnt = np.zeros(size, dtype=np.int64)
-        self.parent = np.zeros(size, dtype=np.int32)
-        self.touched = np.zeros(size, dtype=np.int32)
-        self.bstate = np.zeros(PUSH_CAP, dtype=np.int32)
-        self.bnext = np.zeros(PUSH_CAP, dtype=np.int32)
-        self.bhead = np.full(FMAX * FMAX, -1, dtype=np.int32)
-        self.path = np.zeros(PATH_CAP, dtype=np.int32)
-        self.stats = np.zeros(4, dtype=np.int64)
-        self.pop = np.zeros(1 << 16, dtype=np.int8)
-        for b in range(16):
-            self.pop[1 << b : 1 << (b + 1)] = self.pop[: 1 << b] + 1
-        self.cov = np.zeros(1 << 16, dtype=np.int64)
+_WS: tuple | None = None
 
 
-_WS: _Workspace | None = None
-
-
-def _workspace() -> _Workspace:
+def _workspace() -> tuple:
+    """(SoloWork, LevelWork) bundles reused across solves (the kernels reset what they touch)."""
     global _WS
     if _WS is None:
-        _WS = _Workspace()
+        import numpy as np
+
+        from ..kernelargs import kernel_bundle
+
+        K = _get_kernel()
+        size = N_CELLS << 16
+        pop = np.zeros(1 << 16, dtype=np.int8)
+        for b in range(16):
+            pop[1 << b : 1 << (b + 1)] = pop[: 1 << b] + 1
+        work = kernel_bundle(
+            K.SoloWork, dist=np.full(size, -1, dtype=np.int16), bhead=np.full(FMAX * FMAX, -1, dtype=np.int32),
+            pop=pop, fmax=FMAX,
+            shapes={"cnt": size, "parent": size, "touched": size, "bstate": PUSH_CAP, "bnext": PUSH_CAP,
+                    "path": PATH_CAP, "stats": K.N_STATS, "cov": 1 << 16},
+        )
+        level = kernel_bundle(K.LevelWork, shapes={"cnt": K.LEVEL_STATES, "order": K.LEVEL_STATES,
+                                                   "par": K.LEVEL_STATES, "seen": K.LEVEL_STATES // 64})
+        _WS = (work, level)
     return _WS
+
+
+_LEVELS = {"bfs": 0, "astar": 1, "astar-deadend": 2}
 
 
 def search_graph(
@@ -110,22 +118,19 @@ def search_graph(
     """
     if not 1 <= n <= N_CELLS or not 0 <= start < n:
         raise SolverError("move graph must have 1..16 cells and a start inside it")
-    levels = {"bfs": 0, "astar": 1, "astar-deadend": 2}
-    if method not in levels:
+    if method not in _LEVELS:
         raise SolverError(f"unknown search method {method!r} (astar, astar-deadend or bfs)")
-    import numpy as np
+    from ..kernelargs import kernel_bundle
 
-    kernel = _get_kernel()
-    ws = _workspace()
-    status = kernel(
-        adj, adjn, np.int64(noflip), np.int64(n), np.int64(start), np.int64(lit0),
-        np.int64(levels[method]), ws.dist, ws.cnt, ws.parent, ws.touched, ws.bstate, ws.bnext,
-        ws.bhead, ws.path, ws.stats, np.int64(FMAX), ws.pop, ws.cov,
-    )
-    if status == -2:
+    K = _get_kernel()
+    work, level = _workspace()
+    problem = kernel_bundle(K.SoloProblem, adj=adj, adjn=adjn, noflip=noflip, n=n, start=start, lit0=lit0,
+                            use_h=_LEVELS[method])
+    if K.solve_one(problem, level, work) == K.OUT_OF_SPACE:
         raise SolverError("solo search ran out of bucket space")
-    moves, tours, expanded = int(ws.stats[0]), int(ws.stats[1]), int(ws.stats[2])
-    path = [int(x) for x in ws.path[: moves + 1]] if moves >= 0 else []
+    stats = work.stats
+    moves, tours, expanded = int(stats[K.STAT_MOVES]), int(stats[K.STAT_TOURS]), int(stats[K.STAT_EXPANDED])
+    path = [int(x) for x in work.path[: moves + 1]] if moves >= 0 else []
     return moves, tours, path, expanded
 
 
@@ -261,8 +266,113 @@ def search_graph_python(adj, noflip, n, start, lit0, use_h=1, max_expanded=None)
     return moves, tours, path, expanded
 
 
-# A process's first solve tries the Python search with this many expansions per start (about
-# 0.1 s) before it loads the numba kernel; later solves and batches use the kernel.
+def first_level_python(adj, n, start, lit0):
+    """The first f-level of the ``astar`` search (h = dark cards), exactly as the kernel runs it,
+    or None when that level holds no goal (no tour that only moves onto dark cards).
+
+    On that level every state is reached by moves onto dark cards only, so it sits on layer
+    g = cards lit since the start and is reached at its final distance the first time; the
+    kernel expands layer g in the reverse of the order its states were found (its bucket is a
+    stack) and gives each state the parent that found it first. Walking the layers in that
+    order gives the kernel's fewest moves, tour count, tour and states expanded, without the
+    buckets, the f-values and the moves onto lit cards (which only feed later levels)."""
+    full = (1 << n) - 1
+    if lit0 == full:
+        return 0, 1, [start], 0
+    depth = n - lit0.bit_count()
+    moves_of = [[(1 << q, q << 16) for q in adj[a]] for a in range(n)]
+    s0 = (start << 16) | lit0
+    order = [s0]
+    par = [-1]
+    cnt = {s0: 1}
+    cnt_get = cnt.get
+    append = order.append
+    pappend = par.append
+    lo, hi = 0, 1
+    for _ in range(depth):
+        for i in range(hi - 1, lo - 1, -1):
+            st = order[i]
+            lit = st & 0xFFFF
+            c = cnt[st]
+            for qbit, qhigh in moves_of[st >> 16]:
+                if lit & qbit:
+                    continue
+                ns = qhigh | lit | qbit
+                old = cnt_get(ns)
+                if old is None:
+                    cnt[ns] = c
+                    append(ns)
+                    pappend(i)
+                else:
+                    cnt[ns] = old + c
+        lo, hi = hi, len(order)
+    goal = -1
+    tours = 0
+    for p in range(n):
+        c = cnt_get((p << 16) | full)
+        if c is not None:
+            if goal < 0:
+                goal = (p << 16) | full
+            tours += c
+    if goal < 0:
+        return None
+    i = order.index(goal, lo)
+    path = []
+    while i >= 0:
+        path.append(order[i] >> 16)
+        i = par[i]
+    path.reverse()
+    return depth, tours, path, lo
+
+
+def unreachable_dark_python(adj, n, start, lit0) -> bool:
+    """Whether some card dark at the start lies on no cell the start leads to (no tour then)."""
+    reach = set()
+    todo = list(adj[start])
+    while todo:
+        q = todo.pop()
+        if q not in reach:
+            reach.add(q)
+            todo.extend(adj[q])
+    return any(not (lit0 >> c) & 1 and c not in reach for c in range(n))
+
+
+def count_reachable_python(adj, noflip, n, start, lit0):
+    """The kernel's count_reachable in plain Python: the states reachable from the start (what
+    the search expands when no tour exists), or None when only the search can answer (it could
+    run out of bucket space)."""
+    full = (1 << n) - 1
+    s0 = (lit0 << 4) | start
+    seen = {s0}
+    layer = [s0]
+    total = 1
+    depth = 0
+    moves_of = [[(1 << q, q) for q in adj[a]] for a in range(n)]
+    keep = [full if (noflip >> a) & 1 else full & ~(1 << a) for a in range(n)]
+    while layer:
+        nxt = []
+        for st in layer:
+            p = st & 15
+            lit = st >> 4
+            if lit == full:
+                continue
+            k = keep[p]
+            for qbit, q in moves_of[p]:
+                ns = (((lit & k) if lit & qbit else (lit | qbit)) << 4) | q
+                if ns not in seen:
+                    seen.add(ns)
+                    nxt.append(ns)
+        total += len(nxt)
+        layer = nxt
+        depth += 1
+    if depth - 1 + 17 >= FMAX or total * 16 >= PUSH_CAP:
+        return None
+    return total
+
+
+# A process's first solve runs the first level in Python and, when no start has a tour there,
+# tries the full Python search with this many expansions per start (about 0.1 s) before it
+# loads the numba kernel; later solves and batches use the kernel.
 PYTHON_BUDGET = 20_000
 
 
@@ -496,9 +606,25 @@ def solve_solo(
     adj_cache: list = []
     eng = _engine(engine)
     nf = noflip_mask(layout)
+    starts = _start_cells(layout, start)
+    lit0 = initial_lit(layout, options)
+    if method == "astar" and eng in ("python", "python-first"):
+        # The search's first level, start by start: the first start with a tour of as many
+        # moves as dark cards is the answer (no start needs fewer; a later start must beat an
+        # earlier one strictly). Most layouts end here, in a few ms of plain Python.
+        for s in starts:
+            r = first_level_python(table, N_CELLS, s, lit0)
+            if r is not None:
+                return SoloSolution(str(layout), s, r[0], r[1], r[2], N_CELLS - bin(lit0).count("1"), r[3])
     best: SoloSolution | None = None
-    for s in _start_cells(layout, start):
-        lit0 = initial_lit(layout, options)
+    for s in starts:
+        if method == "astar" and eng in ("python", "python-first") and unreachable_dark_python(table, N_CELLS, s, lit0):
+            if best is not None:
+                continue  # no tour from here, and an earlier start's answer is kept
+            count = count_reachable_python(table, nf, N_CELLS, s, lit0)
+            if count is not None:
+                best = SoloSolution(str(layout), s, None, 0, [], N_CELLS - bin(lit0).count("1"), count)
+                continue
         moves, tours, path, expanded = _search(table, adj_cache, layout, options, nf, s, lit0, method, eng)
         sol = SoloSolution(
             str(layout), s, None if moves < 0 else moves, tours, path,
@@ -510,6 +636,87 @@ def solve_solo(
             break  # no start can need fewer moves than there are dark cards; ties keep the first
     assert best is not None
     return best
+
+
+_MASKS: dict = {}  # (options, card, cell) -> move mask on a grid without empty spaces
+
+
+def _move_masks(cells, options: TanglungOptions) -> list[int]:
+    """solo_move_table as one bit mask per cell (cached per card and cell when no space is empty:
+    only empty spaces make a solo move depend on the other cards)."""
+    if EMPTY in cells:
+        return [sum(1 << q for q in row) for row in solo_move_table(cells, options)]
+    out = []
+    for p, ch in enumerate(cells):
+        m = _MASKS.get((options, ch, p))
+        if m is None:
+            one = [ch if i == p else "C" for i in range(N_CELLS)]
+            m = _MASKS[(options, ch, p)] = sum(1 << q for q in solo_move_table(one, options)[p])
+        out.append(m)
+    return out
+
+
+def solve_solo_many(
+    layouts: list,
+    start: int | tuple[int, int] | None = None,
+    options: TanglungOptions | None = None,
+    card_set: CardSet | None = None,
+    method: str = "astar",
+) -> list:
+    """:func:`solve_solo` of many layouts (same start, options and card set) in one kernel call:
+    per layout its SoloSolution, identical to solve_solo's, or the TanglekitError solve_solo
+    would raise for it (a bad layout or start)."""
+    if method not in _LEVELS:
+        raise SolverError(f"unknown search method {method!r} (astar, astar-deadend or bfs)")
+    import numpy as np
+
+    from ..errors import TanglekitError
+    from ..kernelargs import kernel_bundle
+
+    options = options or TanglungOptions()
+    out: list = [None] * len(layouts)
+    todo = []
+    for i, lay in enumerate(layouts):
+        try:
+            lay, _ = _prepare(lay, options, card_set)
+            todo.append((i, lay, _start_cells(lay, start)))
+        except TanglekitError as e:
+            out[i] = e
+    n = len(todo)
+    if n == 0:
+        return out
+    K = _get_kernel()
+    outmask = np.zeros((n, N_CELLS), dtype=np.int64)
+    noflip = np.zeros(n, dtype=np.int64)
+    lit0 = np.zeros(n, dtype=np.int64)
+    starts = np.zeros((n, N_CELLS), dtype=np.int64)
+    nstarts = np.zeros(n, dtype=np.int64)
+    rows = []
+    for _, lay, cells in todo:
+        rows.append(_move_masks(lay.cells, options))
+    outmask[:] = rows
+    for k, (_, lay, cells) in enumerate(todo):
+        noflip[k] = noflip_mask(lay)
+        lit0[k] = initial_lit(lay, options)
+        starts[k, : len(cells)] = cells
+        nstarts[k] = len(cells)
+    batch = kernel_bundle(K.SoloBatch, outmask=outmask, noflip=noflip, lit0=lit0, starts=starts, nstarts=nstarts,
+                          use_h=_LEVELS[method])
+    res = kernel_bundle(K.SoloBatchOut, shapes={"moves": n, "tours": n, "expanded": n, "start": n,
+                                                "path": (n, PATH_CAP), "status": n})
+    work, level = _workspace()
+    K.solve_batch(batch, level, work, res)
+    moves, tours, expanded, first = (res.moves.tolist(), res.tours.tolist(), res.expanded.tolist(),
+                                     res.start.tolist())
+    for k, (i, lay, _) in enumerate(todo):
+        if res.status[k] == K.OUT_OF_SPACE:
+            out[i] = SolverError("solo search ran out of bucket space")
+            continue
+        mv = moves[k]
+        path = res.path[k, : mv + 1].tolist() if mv >= 0 else []
+        out[i] = SoloSolution(str(lay), first[k], None if mv < 0 else mv, tours[k], path,
+                              N_CELLS - int(lit0[k]).bit_count(), expanded[k])
+    return out
 
 
 def solve_solo_reference(

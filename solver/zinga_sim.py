@@ -10,12 +10,20 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from itertools import permutations
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from ..games.zinga.bots import GOLDEN, LINE_WEIGHTS, MIX1, MIX2, get_bot
-from ..games.zinga.rules import LINE_MASKS, ZingaOptions
+from ..games.zinga.bots import (
+    GOLDEN, LINE_WEIGHTS, MIX1, MIX2, PROF_BASE, PROF_FORGET, PROF_MISTAKE, PROF_SPEED, PROF_USE_PLUS,
+    PROF_VISION, get_bot,
+)
+from ..games.zinga.rules import (
+    FLAG_ANNOUNCE_ANY_LINE, FLAG_LAST_STANDING_WINS, FLAG_MAX_TURNS, FLAG_PLUS_NEEDS_TABLE, FLAG_STOP_ANY_CALL,
+    FLAG_TABLE_BY_ROLE, LINE_MASKS, ZingaOptions,
+)
+from ..kernelargs import kernel_bundle
 
 _GOLDEN = np.uint64(GOLDEN)
 _MIX1 = np.uint64(MIX1)
@@ -25,7 +33,49 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S11 = np.uint64(11)
 _INV53 = 1.0 / 9007199254740992.0
-N_STATS = 5  # ticks, plus, blunders, eliminated, bonus used
+# SimOut.stats[game, seat, STAT_*] and SimOut.events[game, EVENT_*]
+STAT_TICKS, STAT_PLUS, STAT_BLUNDERS, STAT_ELIMINATED, STAT_BONUS_USED = 0, 1, 2, 3, 4
+N_STATS = 5
+EVENT_STOPS, EVENT_CANCELS = 0, 1
+N_EVENTS = 2
+
+
+class SimSeats(NamedTuple):
+    """Per seat: its sheet's codes (cell -> code), the cell of each code (-1 absent) and its bot
+    profile row (games.zinga.bots PROF_*)."""
+
+    DTYPES = {"prof": np.float64}
+    codes: np.ndarray
+    cell_of_code: np.ndarray
+    prof: np.ndarray
+
+
+class SimRules(NamedTuple):
+    """The rule options (games.zinga.rules FLAG_*) and the sheet geometry: the lines through
+    each cell (-1 padded), each line's cell mask, the greedy bot's weight per ticked count."""
+
+    flags: np.ndarray
+    cell_lines: np.ndarray
+    line_masks: np.ndarray
+    weights: np.ndarray
+
+
+class SimRun(NamedTuple):
+    """Which games: the run's seed, the first game's index and how many."""
+
+    DTYPES = {"seed": np.uint64}
+    seed: int
+    g0: int
+    n_games: int
+
+
+class SimOut(NamedTuple):
+    """Per game: the winner (-1 draw), rolls, stats (seat, STAT_*) and events (EVENT_*)."""
+
+    winners: np.ndarray
+    turns: np.ndarray
+    stats: np.ndarray
+    events: np.ndarray
 
 
 @njit(cache=True)
@@ -93,16 +143,30 @@ def _completes(ticked, i, cell_lines, line_masks):
 
 
 @njit(cache=True)
-def simulate_kernel(codes, cell_of_code, prof, flags, seed, g0, n_games, cell_lines, line_masks, weights,
-                    winners, turns, stats, events):
-    """Play games g0 .. g0+n_games-1; fill winners (-1 draw), turns, stats (G, n, 5), events (G, 2)."""
+def simulate_kernel(seats, rules, run, out):
+    """Play games g0 .. g0+n_games-1 of ``run`` (SimRun) with ``seats`` (SimSeats) under
+    ``rules`` (SimRules); fill ``out`` (SimOut)."""
+    codes = seats.codes
+    cell_of_code = seats.cell_of_code
+    prof = seats.prof
+    flags = rules.flags
+    cell_lines = rules.cell_lines
+    line_masks = rules.line_masks
+    weights = rules.weights
+    seed = run.seed
+    g0 = run.g0
+    n_games = run.n_games
+    winners = out.winners
+    turns = out.turns
+    stats = out.stats
+    events = out.events
     n = codes.shape[0]
-    table_by_role = flags[0]
-    plus_needs_table = flags[1]
-    stop_any_call = flags[2]
-    announce_any = flags[3]
-    last_standing = flags[5]
-    max_turns = flags[6]
+    table_by_role = flags[FLAG_TABLE_BY_ROLE]
+    plus_needs_table = flags[FLAG_PLUS_NEEDS_TABLE]
+    stop_any_call = flags[FLAG_STOP_ANY_CALL]
+    announce_any = flags[FLAG_ANNOUNCE_ANY_LINE]
+    last_standing = flags[FLAG_LAST_STANDING_WINS]
+    max_turns = flags[FLAG_MAX_TURNS]
     state = np.zeros(1, dtype=np.uint64)
     avA = np.zeros(60, dtype=np.bool_)
     avP = np.zeros(60, dtype=np.bool_)
@@ -153,9 +217,9 @@ def simulate_kernel(codes, cell_of_code, prof, flags, seed, g0, n_games, cell_li
                 p = (active + k) % n
                 if not alive[p]:
                     continue
-                speed = prof[p, 0]
-                base = prof[p, 1]
-                vision = prof[p, 2]
+                speed = prof[p, PROF_SPEED]
+                base = prof[p, PROF_BASE]
+                vision = prof[p, PROF_VISION]
                 u_m = _uniform(state)
                 u_mt = _uniform(state)
                 u_kind = _uniform(state)
@@ -185,11 +249,11 @@ def simulate_kernel(codes, cell_of_code, prof, flags, seed, g0, n_games, cell_li
                     t = base + (-math.log(u_t)) / (_popcount(seen_new) * speed)
                     kind = 1
                     code = codes[p, _greedy(ticked[p], seen_new, cell_lines, line_masks, weights)]
-                elif seen_old and prof[p, 5] > 0.5 and plus[p] < 3:
+                elif seen_old and prof[p, PROF_USE_PLUS] > 0.5 and plus[p] < 3:
                     t = base + (-math.log(u_t)) / (_popcount(seen_old) * speed)
                     kind = 1
                     code = codes[p, _lowest(seen_old)]
-                if u_m < prof[p, 3]:
+                if u_m < prof[p, PROF_MISTAKE]:
                     tm = base + (-math.log(u_mt)) / speed
                     if tm < t:
                         t = tm
@@ -338,18 +402,18 @@ def simulate_kernel(codes, cell_of_code, prof, flags, seed, g0, n_games, cell_li
                     rest = line_masks[k] & ~ticked[q]
                     if rest != 0 and (rest & (rest - 1)) == 0:
                         fours |= 1 << k
-                if (fours & ~announced[q]) != 0 and u_a >= prof[q, 4]:
+                if (fours & ~announced[q]) != 0 and u_a >= prof[q, PROF_FORGET]:
                     announced[q] |= fours
         winners[gi] = winner
         turns[gi] = turn
-        events[gi, 0] = stops
-        events[gi, 1] = cancels
+        events[gi, EVENT_STOPS] = stops
+        events[gi, EVENT_CANCELS] = cancels
         for q in range(n):
-            stats[gi, q, 0] = _popcount(ticked[q])
-            stats[gi, q, 1] = plus[q]
-            stats[gi, q, 2] = blunders[q]
-            stats[gi, q, 3] = 0 if alive[q] else 1
-            stats[gi, q, 4] = 1 if bonus_used[q] else 0
+            stats[gi, q, STAT_TICKS] = _popcount(ticked[q])
+            stats[gi, q, STAT_PLUS] = plus[q]
+            stats[gi, q, STAT_BLUNDERS] = blunders[q]
+            stats[gi, q, STAT_ELIMINATED] = 0 if alive[q] else 1
+            stats[gi, q, STAT_BONUS_USED] = 1 if bonus_used[q] else 0
 
 
 def _tables(sheets):
@@ -385,13 +449,13 @@ def simulate_games(sheets, profiles, n_games: int, seed: int = 0, options: Zinga
 
         raise RuleError(f"{len(sheets)} sheets but {len(profs)} bot profiles")
     codes, coc, lm, cl = _tables(sheets)
-    w = np.zeros(n_games, dtype=np.int64)
-    t = np.zeros(n_games, dtype=np.int64)
-    st = np.zeros((n_games, len(sheets), N_STATS), dtype=np.int64)
-    ev = np.zeros((n_games, 2), dtype=np.int64)
-    simulate_kernel(codes, coc, profs, options.flags(), np.uint64(seed & (2**64 - 1)), g0, n_games, cl, lm,
-                    np.array(LINE_WEIGHTS, dtype=np.int64), w, t, st, ev)
-    return SimResult(w, t, st, ev)
+    seats = kernel_bundle(SimSeats, codes=codes, cell_of_code=coc, prof=profs)
+    rules = kernel_bundle(SimRules, flags=options.flags(), cell_lines=cl, line_masks=lm, weights=LINE_WEIGHTS)
+    run = kernel_bundle(SimRun, seed=seed & (2**64 - 1), g0=g0, n_games=n_games)
+    out = kernel_bundle(SimOut, shapes={"winners": n_games, "turns": n_games,
+                                        "stats": (n_games, len(sheets), N_STATS), "events": (n_games, N_EVENTS)})
+    simulate_kernel(seats, rules, run, out)
+    return SimResult(out.winners, out.turns, out.stats, out.events)
 
 
 def simulate_games_plain(sheets, profiles, n_games: int, seed: int = 0, options: ZingaOptions | None = None,
@@ -461,10 +525,10 @@ def sheet_win_rates(sheets, players: int, n_games: int, seed: int = 0, bot="casu
             if per == 0:
                 continue
             res = run(seat_sheets, [bot] * players, per, seed=seed * 7919 + r, options=options, g0=done)
-            blunders += int(res.stats[:, :, 2].sum())
-            eliminated += int(res.stats[:, :, 3].sum())
-            stops += int(res.events[:, 0].sum())
-            cancels += int(res.events[:, 1].sum())
+            blunders += int(res.stats[:, :, STAT_BLUNDERS].sum())
+            eliminated += int(res.stats[:, :, STAT_ELIMINATED].sum())
+            stops += int(res.events[:, EVENT_STOPS].sum())
+            cancels += int(res.events[:, EVENT_CANCELS].sum())
             for k in range(players):
                 played[idx[k]] += per
                 wins[idx[k]] += int(np.count_nonzero(res.winners == k))

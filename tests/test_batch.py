@@ -118,3 +118,20 @@ def test_iter_batch_keeps_order_over_chunks(workers):
     out = [json.loads(s) for s in iter_batch(item, lines, workers=workers, chunk_size=2)]
     assert [o["line"] for o in out] == list(range(1, 14))
     assert all(("error" in o) == (o["line"] % 3 == 0) for o in out)
+
+
+@pytest.mark.parametrize("extra", [[], ["--option", "literal_blocking=true"], ["--start", "3,3"],
+                                   ["--method", "bfs"], ["--cards", "C2R3B3F3H3D2"]])
+def test_tanglung_batch_kernel_path_matches_single_solves(extra):
+    """Bare layouts go to one batch-kernel call; IDs and bad lines to the per-line command: the
+    same answers either way, in input order."""
+    layouts = ["CRBF/HDFR/BHFB/RHDC", "CBHF/BDDR/HRRB/FHFC", "CDRB/HHBF/BFFR/RDHC", "CRRD/BBHF/RFHD/BHFC"]
+    lines = layouts[:2] + ["tanglung:solo:" + layouts[2], "CRBF/HDFR/BHFB/RHD", "CCCC/CCCC/CCCC/CCCC", layouts[3]]
+    out = _batch(["tanglung", "solo", "solve"] + extra, lines)
+    assert [o["line"] for o in out] == list(range(1, 7))
+    assert "error" in out[3] and "error" in out[4]
+    for o, text in zip([out[0], out[1], out[2], out[5]], layouts[:2] + [lines[2], layouts[3]]):
+        single = _single(["tanglung", "solo", "solve", text, "--json"] + extra)
+        assert _drop_seconds(o["result"]) == _drop_seconds(single), text
+    bad = CliRunner().invoke(app, ["tanglung", "solo", "solve", "CCCC/CCCC/CCCC/CCCC", "--json"] + extra)
+    assert out[4]["error"] == str(bad.exception)

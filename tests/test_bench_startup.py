@@ -48,15 +48,64 @@ def test_bench_record_refuses_non_markdown_and_installed_package(tmp_path):
     assert r.exit_code != 0
 
 
-def test_single_tanglung_solve_does_not_load_numba():
+HEAVY = ("numba", "numpy", "pydantic", "rich", "ortools")
+
+
+def _loaded_after(args):
+    """(stdout, the heavy libraries imported) of one in-process CLI run in a fresh interpreter."""
     code = (
         "import sys\n"
         "from tanglekit.cli import app\n"
-        "sys.argv = ['tanglekit', 'tanglung', 'solo', 'solve', 'CRBF/HDFR/BHFB/RHDC', '--json']\n"
+        f"sys.argv = ['tanglekit'] + {list(args)!r}\n"
         "try:\n    app()\nexcept SystemExit:\n    pass\n"
-        "print('LOADED', 'numba' in sys.modules, 'numpy' in sys.modules, file=sys.stderr)\n"
+        f"print('LOADED', sorted(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)\n"
     )
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                       env={"PATH": "/usr/bin:/bin"})
-    assert json.loads(p.stdout)["optimal_tours"] == 1823
-    assert "LOADED False False" in p.stderr
+                       env={"PATH": "/usr/bin:/bin", "COLUMNS": "100"})
+    line = next(ln for ln in p.stderr.splitlines() if ln.startswith("LOADED"))
+    return p.stdout, line[len("LOADED "):]
+
+
+def test_single_tanglung_solve_does_not_load_numba():
+    """A single small Tanglung solve (the README's layout and a typical one, 23 k states) runs in
+    plain Python: no numba, numpy, pydantic (command-line values), rich or OR-Tools."""
+    out, loaded = _loaded_after(["tanglung", "solo", "solve", "CRBF/HDFR/BHFB/RHDC", "--json"])
+    assert json.loads(out)["optimal_tours"] == 1823
+    assert loaded == "[]"
+    out, loaded = _loaded_after(["tanglung", "solo", "solve", "CDBR/HRFH/HBRD/BFFC", "--start", "0,0", "--json"])
+    assert json.loads(out)["nodes"] == 31379 and loaded == "[]"
+
+
+def test_help_loads_no_solver_library():
+    out, loaded = _loaded_after(["--help"])
+    assert "tanglung" in out and "zangle" in out
+    assert loaded in ("[]", "['rich']")  # typer draws its help with rich when rich is installed
+    out, loaded = _loaded_after(["tanglung", "solo", "solve", "--help"])
+    assert "--batch" in out and loaded in ("[]", "['rich']")
+
+
+def test_bench_rows_one_layout_units_and_limited_rows(tmp_path):
+    from tanglekit.benchmarks._table import COLUMNS, UNITS, measure, row, table
+
+    m = measure(sum, range(1000), reps=3)
+    assert m.value == 499500 and m.reps >= 3 and m.cpu_s >= 0 and m.peak_mib > 0
+    text = table([row("t", "fast", 3000, m, ratio=2.0, notes="vs slow"),
+                  row("t", "slow", 3000, m, ratio=5.0, limited=True)], "demo")
+    doc = parse_markdown(text)
+    t = doc["tables"][0]
+    assert t["title"] == "demo" and t["columns"] == list(COLUMNS)
+    assert t["rows"][0]["ratio"] == 2.0 and t["rows"][0]["items"] == 3000
+    assert t["rows"][1]["ratio"] is None and t["rows"][1]["notes"].startswith("time-limited")
+    assert "CPU s" in UNITS and "peak MiB" in UNITS and "ru_maxrss" in UNITS
+
+
+def test_bench_record_keeps_hand_written_tables_below_a_section(tmp_path):
+    from tanglekit.cli import _record_result
+
+    f = tmp_path / "R.md"
+    f.write_text("# Benchmark results\n\n## batch\n\nold table\n\nRun: 1 s.\n\n### by hand\n\nkept\n\n"
+                 "## other\n\nx\n")
+    _record_result(f, "batch", "tanglekit bench batch", "new table\n\nRun: 2 s.")
+    text = f.read_text()
+    assert "new table" in text and "old table" not in text
+    assert text.index("### by hand") > text.index("new table") and "kept" in text and "## other" in text

@@ -200,8 +200,8 @@ def test_benchmark_script_runs_small(capsys):
 
     main(["--tri", "6", "--sq", "5", "--ref-seconds", "0.5"])
     out = capsys.readouterr().out
-    assert "| 6 | 94 | yes |" in out and "| 5 | 63 | yes |" in out
-    assert "| no |" not in out
+    assert "n = 6: 94, OEIS yes" in out and "n = 5: 63, OEIS yes" in out
+    assert "OEIS NO" not in out and "DIFFERS" not in out
 
 
 @pytest.mark.parametrize("lat,kind", [c for c in CASES if c[1] != "fixed"], ids=lambda c: str(c))

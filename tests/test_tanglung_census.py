@@ -86,7 +86,7 @@ def test_no_revisit_count_matches_python_dp(name):
 
     opts = OPTIONS[name]
     lit0 = 0x8001 if opts.roosters_start_lit else 0
-    cnt, flag, cov = _dp_workspace()
+    dp = _dp_workspace()
     rng = random.Random(3)
     total = count_standard_layouts()
     counts = []
@@ -96,10 +96,10 @@ def test_no_revisit_count_matches_python_dp(name):
         lists = [[int(q) for q in adj[p, : adjn[p]]] for p in range(16)]
         om = np.array([sum(1 << q for q in lists[p]) for p in range(16)], dtype=np.int64)
         for s in (0, 15):
-            got = count_no_revisit(om, s, lit0, cnt, flag, cov)
+            got = count_no_revisit(om, s, lit0, dp)
             assert got == count_no_revisit_reference(lists, s, lit0)
             counts.append(got)
-    assert not cnt.any() and not flag.any()  # workspace left clean
+    assert not dp.cnt.any() and not dp.flag.any()  # workspace left clean
     assert any(counts)
     # a lit set whose dark cells are not one contiguous bit run (the general index)
     lay = unrank_standard_layout(12345)
@@ -107,7 +107,7 @@ def test_no_revisit_count_matches_python_dp(name):
     lists = [[int(q) for q in adj[p, : adjn[p]]] for p in range(16)]
     om = np.array([sum(1 << q for q in lists[p]) for p in range(16)], dtype=np.int64)
     lit0 = (1 << 0) | (1 << 5) | (1 << 10) | (1 << 15)
-    assert count_no_revisit(om, 0, lit0, cnt, flag, cov) == count_no_revisit_reference(lists, 0, lit0)
+    assert count_no_revisit(om, 0, lit0, dp) == count_no_revisit_reference(lists, 0, lit0)
 
 
 @pytest.mark.parametrize("name", list(OPTIONS))

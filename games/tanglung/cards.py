@@ -138,10 +138,16 @@ def parse_card_counts(text: str, where: str = "card set") -> CardSet:
     return CardSet.from_json({"name": s.upper(), "cards": counts}, where=where)
 
 
+_DEFAULT: list = []
+
+
 def default_card_set() -> CardSet:
-    """The assumed default set (data/tanglung-default.json): 2 C, 3 R, 3 B, 3 F, 3 H, 2 D."""
-    text = resources.files(__package__).joinpath("data/tanglung-default.json").read_text("utf-8")
-    return CardSet.from_json(json.loads(text))
+    """The assumed default set (data/tanglung-default.json): 2 C, 3 R, 3 B, 3 F, 3 H, 2 D.
+    Read once per process (a CardSet is immutable)."""
+    if not _DEFAULT:
+        text = resources.files(__package__).joinpath("data/tanglung-default.json").read_text("utf-8")
+        _DEFAULT.append(CardSet.from_json(json.loads(text)))
+    return _DEFAULT[0]
 
 
 def load_card_set(spec: str | Path | None) -> CardSet:

@@ -96,8 +96,27 @@ def destinations(
     return sorted(out)
 
 
+_FULL_ROWS: dict = {}  # (options, kind, cell) -> destinations on a grid without empty spaces
+_FULL_GRID = ("C",) * N_CELLS
+
+
 def solo_move_table(cells, options: TanglungOptions | None = None) -> list[list[int]]:
-    """For each cell, the cells its card's action reaches in solo play (no Fan, no other box)."""
-    return [
-        destinations(cells, p, cells[p], options) if cells[p] != EMPTY else [] for p in range(N_CELLS)
-    ]
+    """For each cell, the cells its card's action reaches in solo play (no Fan, no other box).
+
+    Without a Fan or another matchbox, only empty spaces change where a card leads, so on a
+    grid without empty spaces each row is that of its card kind, cell and rule options on a
+    full grid, computed once per process."""
+    options = options or TanglungOptions()
+    if EMPTY in cells:
+        return [
+            destinations(cells, p, cells[p], options) if cells[p] != EMPTY else [] for p in range(N_CELLS)
+        ]
+    rows = _FULL_ROWS
+    out = []
+    for p in range(N_CELLS):
+        key = (options, cells[p], p)
+        row = rows.get(key)
+        if row is None:
+            row = rows[key] = tuple(destinations(_FULL_GRID, p, cells[p], options))
+        out.append(list(row))
+    return out

@@ -70,6 +70,11 @@ class SplitMix64:
         return 1 + int(self.uniform() * 6.0)
 
 
+# Indices of BotProfile.row(), the profile row the simulation kernel reads
+PROF_SPEED, PROF_BASE, PROF_VISION, PROF_MISTAKE, PROF_FORGET, PROF_USE_PLUS = 0, 1, 2, 3, 4, 5
+N_PROF = 6
+
+
 @dataclass(frozen=True)
 class BotProfile:
     """A bot's reaction-time model (see the module docstring); times in seconds."""
@@ -94,7 +99,15 @@ class BotProfile:
         return asdict(self)
 
     def row(self) -> list[float]:
-        return [self.speed, self.base, self.vision, self.mistake, self.forget, float(self.use_plus)]
+        """The profile as the simulation kernel reads it, at the PROF_* indices."""
+        out = [0.0] * N_PROF
+        out[PROF_SPEED] = self.speed
+        out[PROF_BASE] = self.base
+        out[PROF_VISION] = self.vision
+        out[PROF_MISTAKE] = self.mistake
+        out[PROF_FORGET] = self.forget
+        out[PROF_USE_PLUS] = float(self.use_plus)
+        return out
 
 
 BOTS = {

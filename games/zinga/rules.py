@@ -57,6 +57,18 @@ def name_of(code: int) -> str:
     return f"{COLOURS[code // N_NUMBERS]} {code % N_NUMBERS + 1}"
 
 
+# Indices of ZingaOptions.flags(), the options array the simulation kernel reads
+# (solver/zinga_sim.py uses these very names)
+FLAG_TABLE_BY_ROLE = 0
+FLAG_PLUS_NEEDS_TABLE = 1
+FLAG_STOP_ANY_CALL = 2
+FLAG_ANNOUNCE_ANY_LINE = 3
+FLAG_AUTO_TAKE_PAWN = 4
+FLAG_LAST_STANDING_WINS = 5
+FLAG_MAX_TURNS = 6
+N_FLAGS = 7
+
+
 @dataclass(frozen=True)
 class ZingaOptions(RuleOptions):
     """Rule options: each genuine reading choice of RULES.md with its default there, declared with
@@ -78,12 +90,15 @@ class ZingaOptions(RuleOptions):
                             rulebook=False)
 
     def flags(self):
-        """The options as an int64 array for the numba kernel (order fixed here)."""
+        """The options as an int64 array for the numba kernel, at the FLAG_* indices."""
         import numpy as np
 
-        return np.array(
-            [int(self.table_by_role), int(self.plus_needs_table), int(self.stop_any_call),
-             int(self.announce_any_line), int(self.auto_take_pawn), int(self.last_standing_wins),
-             self.max_turns],
-            dtype=np.int64,
-        )
+        out = np.zeros(N_FLAGS, dtype=np.int64)
+        out[FLAG_TABLE_BY_ROLE] = self.table_by_role
+        out[FLAG_PLUS_NEEDS_TABLE] = self.plus_needs_table
+        out[FLAG_STOP_ANY_CALL] = self.stop_any_call
+        out[FLAG_ANNOUNCE_ANY_LINE] = self.announce_any_line
+        out[FLAG_AUTO_TAKE_PAWN] = self.auto_take_pawn
+        out[FLAG_LAST_STANDING_WINS] = self.last_standing_wins
+        out[FLAG_MAX_TURNS] = self.max_turns
+        return out
