@@ -85,9 +85,12 @@ class SoloResult:
 
 
 class _Packed:
-    """A deal as kernel arrays: card numbers (draw sequence first), shape ids, piles."""
+    """A deal as kernel arrays (``SoloArgs``): card numbers (draw sequence first), shape ids,
+    kinds, piles."""
 
     def __init__(self, deal: SoloDeal):
+        from ..kernelargs import kernel_bundle
+        from . import _zangle_solo_kernel as K
         from .zangle_finder import deck_table
 
         self.deal = deal
@@ -95,63 +98,85 @@ class _Packed:
         self.table = deck_table(deck)
         seq = list(deal.sequence)
         self.ids = seq + [c for p in deal.piles for c in p]
-        self.nd = len(seq)
-        self.m0 = len(deal.middle)
-        self.sid = np.array([self.table.sid(deck.by_id[c].shape) for c in self.ids], dtype=np.int64)
-        hmax = max([1] + [len(p) for p in deal.piles])
-        self.piles = np.full((len(deal.piles), hmax), -1, dtype=np.int64)
-        self.hts = np.array([len(p) for p in deal.piles], dtype=np.int64)
-        k = self.nd
-        for i, p in enumerate(deal.piles):
-            for j in range(len(p)):
-                self.piles[i, j] = k
-                k += 1
-        o = deal.options
-        self.flags = (o.fill_empty_pile == "may", bool(o.voluntary_discard), o.z_cards == "minimal")
         if len(self.ids) > 62:
             raise SolverError("a solo deal has at most 62 cards")
+        self.nd = len(seq)
+        sids = _card_sids(deck, self.table)
+        sid = np.array([sids[c] for c in self.ids], dtype=np.int64)
+        _, kind = np.unique(sid, return_inverse=True)  # kinds of this deal: congruent shapes
+        hmax = max([1] + [len(p) for p in deal.piles])
+        piles = np.full((len(deal.piles), hmax), -1, dtype=np.int64)
+        k = self.nd
+        for i, p in enumerate(deal.piles):
+            piles[i, : len(p)] = np.arange(k, k + len(p))
+            k += len(p)
+        o = deal.options
+        flags = np.zeros(K.N_FLAGS, dtype=np.int64)
+        flags[K.F_FILL_MAY] = o.fill_empty_pile == "may"
+        flags[K.F_VOLUNTARY] = bool(o.voluntary_discard)
+        flags[K.F_ZMIN] = o.z_cards == "minimal"
+        self.args = kernel_bundle(K.SoloArgs, piles=piles, hts=[len(p) for p in deal.piles], sid=sid,
+                                  kind=kind.reshape(-1), carea=self.table.area[sid], flags=flags,
+                                  nd=self.nd, m0=len(deal.middle))
 
-    def kernel_args(self):
-        t = self.table
-        return (self.piles, self.hts, self.nd, self.m0, self.sid, t.area, t.h, t.g, t.keys, t.ent_t, t.ent_p,
-                *self.flags)
+
+_SID_CACHE: dict = {}
+
+
+def _card_sids(deck, table) -> dict:
+    """Shape id of every card id of a deck in a tiling table (made once per deck and table)."""
+    key = (id(deck), id(table))
+    hit = _SID_CACHE.get(key)
+    if hit is None or hit[0] is not deck or hit[1] is not table:
+        if len(_SID_CACHE) > 64:
+            _SID_CACHE.clear()
+        hit = (deck, table, {c.id: table.sid(c.shape) for c in deck.cards})
+        _SID_CACHE[key] = hit
+    return hit[2]
 
 
 _REASONS = {0: "done", 1: "node limit", 2: "time limit", 3: "move buffer overflow"}
 
 
 def solve_deal(deal: SoloDeal, *, max_states: int = 2_000_000, time_limit: float | None = None,
-               count: bool = False, line_cap: int = 100_000, playouts: int = 0, seed: int = 0) -> SoloResult:
+               count: bool = False, line_cap: int = 100_000, playouts: int = 0, seed: int = 0,
+               stats: dict | None = None) -> SoloResult:
     """Decide a solo deal: ``SoloResult`` with solvable True/False/None, one winning line (engine
     actions, checked by replaying them), states searched. ``count=True`` also counts distinct
-    winning lines up to ``line_cap`` and runs ``playouts`` random playouts (default 1000)."""
+    winning lines up to ``line_cap`` and runs ``playouts`` random playouts (default 1000).
+    ``stats``, if given, receives the kernel's counters (memo entries, move-cache hits/misses)."""
+    from ..kernelargs import kernel_bundle
     from . import _zangle_solo_kernel as K
 
     t0 = time.perf_counter()
     pk = _Packed(deal)
     max_memo = 1 << max(12, min(22, int(max_states * 2).bit_length()))  # <= 4M entries, 128 MB
     depth = pk.nd * (len(deal.piles) + 3) + 8
-    line_k = np.zeros(depth + 1, dtype=np.int64)
-    line_v = np.zeros(depth + 1, dtype=np.int64)
-    stats = np.zeros(3, dtype=np.int64)
     deadline = (time.perf_counter() + time_limit) if time_limit else 0.0
-    v = K.solve_kernel(*pk.kernel_args(), 1 if count else 0, max(1, line_cap) if count else 1,
-                       max_states, deadline, max_memo, line_k, line_v, stats)
-    res = SoloResult(None, [], int(stats[0]), 0.0, _REASONS[int(stats[2])])
-    found = int(stats[1]) > 0
+    search = kernel_bundle(K.SoloSearch, shapes={"line_k": depth + 1, "line_v": depth + 1, "stats": K.N_STATS},
+                           count_mode=1 if count else 0, cap=max(1, line_cap) if count else 1,
+                           max_nodes=max_states, max_memo=max_memo, deadline=deadline)
+    v = K.solve_kernel(pk.args, pk.table.kernel, search)
+    st = search.stats
+    res = SoloResult(None, [], int(st[K.ST_STATES]), 0.0, _REASONS[int(st[K.ST_REASON])])
+    if stats is not None:
+        stats.update(memo=int(st[K.ST_MEMO]), gen_hits=int(st[K.ST_GEN_HITS]),
+                     gen_misses=int(st[K.ST_GEN_MISSES]))
+    n_line = int(st[K.ST_LINE])
+    found = n_line > 0
     if v >= 0:
         res.solvable = v > 0
     elif found:
         res.solvable = True  # a winning line was found before the limit
     if found:
-        res.line = _to_actions(pk, line_k[: stats[1]], line_v[: stats[1]])
+        res.line = _to_actions(pk, search.line_k[:n_line], search.line_v[:n_line])
     if count:
         if v >= 0:
             res.lines = int(v)
             res.lines_capped = v >= line_cap
         n = playouts or 1000
         res.playouts = n
-        res.playout_wins = int(K.playout_kernel(*pk.kernel_args(), n, seed))
+        res.playout_wins = int(K.playout_kernel(pk.args, pk.table.kernel, n, seed))
     res.seconds = time.perf_counter() - t0
     return res
 
@@ -160,7 +185,8 @@ def playout_wins(deal: SoloDeal, n: int = 1000, seed: int = 0) -> int:
     """Wins out of ``n`` random playouts (uniform among the distinct moves of each position)."""
     from . import _zangle_solo_kernel as K
 
-    return int(K.playout_kernel(*_Packed(deal).kernel_args(), n, seed))
+    pk = _Packed(deal)
+    return int(K.playout_kernel(pk.args, pk.table.kernel, n, seed))
 
 
 def _to_actions(pk: _Packed, kinds, vals) -> list:

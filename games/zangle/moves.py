@@ -262,6 +262,18 @@ class TilingTable:
                 ent_p[r, : len(ms)] = ms
         order = np.argsort(keys, kind="stable")
         self.keys, self.ent_t, self.ent_p = keys[order], ent_t[order], ent_p[order]
+        self._kernel = None
+
+    @property
+    def kernel(self):
+        """The table as the kernels' ``ZTable`` bundle (made once)."""
+        if self._kernel is None:
+            from ...kernelargs import kernel_bundle
+            from ._kernel import ZTable
+
+            self._kernel = kernel_bundle(ZTable, area=self.area, h=self.h, g=self.g, keys=self.keys,
+                                         ent_t=self.ent_t, ent_p=self.ent_p)
+        return self._kernel
 
     # -- disk cache ------------------------------------------------------------------------
     def _cache_file(self, cache_dir) -> Path | None:
@@ -379,17 +391,18 @@ def raw_zangles(
     sids: np.ndarray, places: np.ndarray, table: TilingTable, cap: int = 4096
 ) -> tuple[np.ndarray, np.ndarray]:
     """Kernel call for one table: (target position, piece bitmask) of every valid Zangle."""
+    from ...kernelargs import kernel_bundle
+    from ._kernel import ZOut
+
     one, _ = _kernels()
     n = len(sids)
     if n > MAX_CARDS:
         raise SolverError(f"at most {MAX_CARDS} cards on a table, got {n}")
     while True:
-        out_t = np.empty(cap, dtype=np.int64)
-        out_m = np.empty(cap, dtype=np.int64)
-        cnt = one(sids, places, table.area, table.h, table.g, table.keys, table.ent_t, table.ent_p,
-                  out_t, out_m)
+        out = kernel_bundle(ZOut, shapes={"t": cap, "m": cap, "d": 0})
+        cnt = one(sids, places, table.kernel, out)
         if cnt <= cap:
-            return out_t[:cnt], out_m[:cnt]
+            return out.t[:cnt], out.m[:cnt]
         cap = int(cnt)
 
 
@@ -481,16 +494,16 @@ def batch_zangles(
         raise SolverError(f"at most {MAX_CARDS} cards on a table, got {sids.shape[1]}")
     if cap is None:
         cap = max(1 << 16, 4 * sids.shape[1] ** 2 * len(sids))
+    from ...kernelargs import kernel_bundle
+    from ._kernel import ZOut
+
     while True:
         counts = np.zeros(len(sids), dtype=np.int64)
         best = np.zeros(len(sids), dtype=np.int64)
-        od = np.empty(cap, dtype=np.int64)
-        ot = np.empty(cap, dtype=np.int64)
-        om = np.empty(cap, dtype=np.int64)
-        total = many(sids, places, table.area, table.h, table.g, table.keys, table.ent_t,
-                     table.ent_p, counts, best, od, ot, om)
+        out = kernel_bundle(ZOut, shapes={"t": cap, "m": cap, "d": cap})
+        total = many(sids, places, table.kernel, counts, best, out)
         if total <= cap:
-            return counts, best, od[:total], ot[:total], om[:total]
+            return counts, best, out.d[:total], out.t[:total], out.m[:total]
         cap = int(total)
 
 
