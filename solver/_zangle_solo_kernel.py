@@ -116,7 +116,7 @@ class MoveCache(NamedTuple):
     used: np.ndarray  # MC_SLOTS, MC_POOL
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _popcount(x):
     c = 0
     while x:
@@ -322,11 +322,14 @@ def _zangle_moves(nv, zmin, table, work):
 
 
 @njit(cache=True)
-def _gen(piles, hts, mid, drawn, phase, deal, table, work, cache, cached, mk, mv):
+def _gen(piles, hts, mid, drawn, phase, deal, table, work, cache, cached, first_only, mk, mv):
     """Distinct moves of a state into ``mk``/``mv`` (kind, value), best first. Returns (number
     of moves or -1 on a buffer overflow, the cache: it may have grown, whether it was a hit).
     With ``cached`` false the cache is neither read nor written (a search rarely sees a visible
-    sequence twice; random playouts from one deal often do).
+    sequence twice; random playouts from one deal often do). With ``first_only`` (a search for
+    one winning line, not a count) a Zangle is left out when an earlier one uses the same pile
+    tops and middle cards of the same kinds: it leads to an equivalent position (the memo key's
+    renaming), which is lost if the earlier one's is, and never reached if that one wins.
 
     A Zangle's value is the bitmask of the deal cards it uses (two Zangles with the same cards
     lead to the same state); a fill's value is ``src * 64 + dst`` with ``dst`` the first empty pile.
@@ -407,8 +410,42 @@ def _gen(piles, hts, mid, drawn, phase, deal, table, work, cache, cached, mk, mv
                 pool = cache.pool
         if cnt >= mk.shape[0] - 1:
             return -1, cache, hit
+        sig = work.score  # free now: each move's tops and middle kinds
         for r in range(cnt):
             sel = pool[off + r]
+            if first_only:
+                # a move using the same pile tops and middle cards of the same kinds as an earlier
+                # one leads to an equivalent position (the memo key's renaming): skip it
+                mk_ = 0
+                m1 = 0
+                m2 = 0
+                m3 = 0
+                for j in range(nmid):
+                    if (sel >> j) & 1:
+                        kj = kind[vis_idx[j]] + 1
+                        if mk_ == 0:
+                            m1 = kj
+                        elif mk_ == 1:
+                            m2 = kj
+                        else:
+                            m3 = kj
+                        mk_ += 1
+                # sort the (at most three) middle kinds
+                if m1 > m2:
+                    m1, m2 = m2, m1
+                if m2 > m3:
+                    m2, m3 = m3, m2
+                if m1 > m2:
+                    m1, m2 = m2, m1
+                sg = ((sel >> nmid) << (3 * KIND_BITS)) | m1 | (m2 << KIND_BITS) | (m3 << (2 * KIND_BITS))
+                dup = False
+                for q in range(r):
+                    if sig[q] == sg:
+                        dup = True
+                        break
+                sig[r] = sg
+                if dup:
+                    continue
             used = 0
             j = 0
             while sel:
@@ -426,7 +463,7 @@ def _gen(piles, hts, mid, drawn, phase, deal, table, work, cache, cached, mk, mv
     return n, cache, hit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply(piles, hts, mid, drawn, nd, kind_, val):
     """Play one move on (piles, hts) in place; returns (mid, drawn, phase)."""
     npiles = hts.shape[0]
@@ -457,7 +494,7 @@ def _apply(piles, hts, mid, drawn, nd, kind_, val):
     return mid, drawn, phase
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fill_possible(hts):
     empty = False
     src = False
@@ -469,7 +506,7 @@ def _fill_possible(hts):
     return empty and src
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _area_bound_fails(piles, hts, mid, drawn, deal, shp):
     """Sound cut: the tableau holds more triangles than the Zangles left can clear.
 
@@ -526,7 +563,7 @@ def _area_bound_fails(piles, hts, mid, drawn, deal, shp):
     return tab > best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sorted_pack(tmp, n):
     """The first n values of tmp sorted, packed KIND_BITS each (a multiset of kinds + 1)."""
     for a in range(1, n):
@@ -542,7 +579,7 @@ def _sorted_pack(tmp, n):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _key(piles, hts, mid, drawn, phase, deal, shp):
     """Memo key (k1, k2, k3): a canonical form of the state up to renaming same-kind cards and
     permuting piles.
@@ -591,14 +628,14 @@ def _key(piles, hts, mid, drawn, phase, deal, shp):
     return k1, k2, k3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _slot(k1, k2, k3, size):
     x = (k1 * np.int64(-7046029254386353131)) ^ (k2 * np.int64(-4658895280553007687)) ^ (k3 * 1442695040888963407)
     x ^= x >> 29
     return x & (size - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _memo_get(memo, k1, k2, k3):
     """Value stored for the key, or -1. ``memo`` rows are (k1, k2, k3, value); k3 = -1 is free."""
     size = memo.shape[0]
@@ -640,7 +677,7 @@ def _memo_put(memo, k1, k2, k3, v, filled):
         s = (s + 1) & (size - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tableau_left(hts):
     left = 0
     for p in range(hts.shape[0]):
@@ -705,7 +742,7 @@ def solve_kernel(deal, table, search):
     if _tableau_left(H[0]) == 0:
         stats[ST_STATES] = 1
         return 1
-    n, cache, hit = _gen(P[0], H[0], MID[0], DR[0], PH[0], deal, table, work, cache, False, MK[0], MV[0])
+    n, cache, hit = _gen(P[0], H[0], MID[0], DR[0], PH[0], deal, table, work, cache, False, count_mode == 0, MK[0], MV[0])
     nodes = 1
     if n < 0:
         stats[ST_STATES] = nodes
@@ -731,8 +768,11 @@ def solve_kernel(deal, table, search):
         if not done:
             IX[d] = i + 1
             c = d + 1
-            P[c] = P[d]
-            H[c] = H[d]
+            for p in range(npiles):
+                hp = H[d, p]
+                H[c, p] = hp
+                for k in range(hp):
+                    P[c, p, k] = P[d, p, k]
             mid, dr, ph = _apply(P[c], H[c], MID[d], DR[d], nd, MK[d, i], MV[d, i])
             MID[c] = mid
             DR[c] = dr
@@ -758,7 +798,7 @@ def solve_kernel(deal, table, search):
                             stats[ST_STATES] = nodes
                             stats[ST_REASON] = R_TIME
                             break
-                    n, cache, hit = _gen(P[c], H[c], mid, dr, ph, deal, table, work, cache, False, MK[c], MV[c])
+                    n, cache, hit = _gen(P[c], H[c], mid, dr, ph, deal, table, work, cache, False, count_mode == 0, MK[c], MV[c])
                     if hit:
                         hits += 1
                     elif ph == 0:
@@ -843,7 +883,7 @@ def playout_kernel(deal, table, n_games, seed):
             if _tableau_left(hts) == 0:
                 wins += 1
                 break
-            n, cache, _hit = _gen(piles, hts, mid, dr, ph, deal, table, work, cache, True, mk, mv)
+            n, cache, _hit = _gen(piles, hts, mid, dr, ph, deal, table, work, cache, True, False, mk, mv)
             if n <= 0:
                 break
             j = np.random.randint(0, n)

@@ -91,6 +91,7 @@ class _Packed:
     def __init__(self, deal: SoloDeal):
         from ..kernelargs import kernel_bundle
         from . import _zangle_solo_kernel as K
+        from ..games.zangle.moves import card_sids
         from .zangle_finder import deck_table
 
         self.deal = deal
@@ -101,7 +102,7 @@ class _Packed:
         if len(self.ids) > 62:
             raise SolverError("a solo deal has at most 62 cards")
         self.nd = len(seq)
-        sids = _card_sids(deck, self.table)
+        sids = card_sids(deck)
         sid = np.array([sids[c] for c in self.ids], dtype=np.int64)
         _, kind = np.unique(sid, return_inverse=True)  # kinds of this deal: congruent shapes
         hmax = max([1] + [len(p) for p in deal.piles])
@@ -118,21 +119,6 @@ class _Packed:
         self.args = kernel_bundle(K.SoloArgs, piles=piles, hts=[len(p) for p in deal.piles], sid=sid,
                                   kind=kind.reshape(-1), carea=self.table.area[sid], flags=flags,
                                   nd=self.nd, m0=len(deal.middle))
-
-
-_SID_CACHE: dict = {}
-
-
-def _card_sids(deck, table) -> dict:
-    """Shape id of every card id of a deck in a tiling table (made once per deck and table)."""
-    key = (id(deck), id(table))
-    hit = _SID_CACHE.get(key)
-    if hit is None or hit[0] is not deck or hit[1] is not table:
-        if len(_SID_CACHE) > 64:
-            _SID_CACHE.clear()
-        hit = (deck, table, {c.id: table.sid(c.shape) for c in deck.cards})
-        _SID_CACHE[key] = hit
-    return hit[2]
 
 
 _REASONS = {0: "done", 1: "node limit", 2: "time limit", 3: "move buffer overflow"}
@@ -190,7 +176,9 @@ def playout_wins(deal: SoloDeal, n: int = 1000, seed: int = 0) -> int:
 
 
 def _to_actions(pk: _Packed, kinds, vals) -> list:
-    """Kernel moves -> engine Actions, replayed on a SoloGame (a mismatch is a solver bug)."""
+    """Kernel moves -> engine Actions, each played on a SoloGame, which checks it (a mismatch is
+    a solver bug). A Zangle is named as the engine lists it first among those using the same
+    cards: the largest target, then the first in table order (middle, then pile tops)."""
     from ..games.zangle.engine import Action
 
     g = pk.deal.game()
@@ -198,21 +186,43 @@ def _to_actions(pk: _Packed, kinds, vals) -> list:
     for k, v in zip(kinds.tolist(), vals.tolist()):
         if k == 0:
             used = {pk.ids[i] for i in range(len(pk.ids)) if (v >> i) & 1}
-            a = next((a for a in g.legal_actions() if a.kind == "zangle" and {a.target, *a.pieces, *a.z} == used),
-                     None)
+            a = _zangle_action(g, used)
         elif k == 1:
             a = Action("fill", src=v // 64, dst=v % 64)
         elif k == 2:
             a = Action("skip")
         else:
             a = Action("discard")
-        if a is None or a not in g.legal_actions():
-            raise SolverError(f"solo solver produced an illegal move {a} (kind {k})")
-        g.apply(a)
+        try:
+            if a is None:
+                raise RuleError("no such Zangle")
+            g.apply(a, check=k != 0)  # _zangle_action has just checked a Zangle
+        except RuleError:
+            raise SolverError(f"solo solver produced an illegal move {a} (kind {k})") from None
         out.append(a)
     if g.outcome != "win":
         raise SolverError("solo solver's line does not win")
     return out
+
+
+def _zangle_action(g, used: set):
+    """The first of the engine's legal Zangles (``g.legal_actions()`` order) that uses exactly
+    the cards ``used``, or None. Those Zangles differ only in their target (pieces and Z cards
+    follow from it), and the engine lists them by target size, largest first, then by the
+    target's place in table order, so the first legal one in that order is the answer."""
+    from ..games.zangle.engine import Action
+
+    vis = g.middle + g.tops()
+    cards = [c for c in vis if c.id in used]
+    if len(cards) != len(used):
+        return None
+    real = [c for c in cards if not c.is_z]
+    zs = tuple(c.id for c in cards if c.is_z)
+    for t in sorted(real, key=lambda c: -c.size):  # stable: table order within a size
+        a = Action("zangle", t.id, tuple(c.id for c in real if c is not t), zs)
+        if g._is_legal(a):
+            return a
+    return None
 
 
 def check_line(deal: SoloDeal, line: Sequence) -> bool:

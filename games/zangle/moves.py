@@ -319,7 +319,10 @@ class TilingTable:
             raise ShapeError(f"shape {list(shape.cells)} is not in this tiling table") from None
 
     def tiles(self, target: int, pieces: Iterable[int]) -> bool:
-        return tuple(sorted(pieces)) in set(self.entries.get(target, ()))
+        sets = self.__dict__.get("_entry_sets")
+        if sets is None:
+            sets = self._entry_sets = {t: set(v) for t, v in self.entries.items()}
+        return tuple(sorted(pieces)) in sets.get(target, ())
 
 
 _KEY_CACHE: dict[Polyform, tuple] = {}
@@ -349,12 +352,25 @@ def tiling_table(shapes: Iterable[Polyform], cache_dir: str | Path | None = None
     return t
 
 
+_DECK_TABLES: dict[int, tuple] = {}
+
+
 def deck_table(deck=None, extra: Iterable[Polyform] = (), cache_dir=None) -> TilingTable:
     """Tiling table of a deck's shapes (default deck if None) plus ``extra`` shapes."""
     from .cards import default_deck
 
     deck = deck or default_deck()
-    return tiling_table(list(deck.shapes) + list(extra), cache_dir)
+    extra = list(extra)
+    if extra or cache_dir is not None:
+        return tiling_table(list(deck.shapes) + extra, cache_dir)
+    hit = _DECK_TABLES.get(id(deck))
+    if hit is not None and hit[0] is deck:
+        return hit[1]
+    table = tiling_table(list(deck.shapes), cache_dir)
+    if len(_DECK_TABLES) > 64:
+        _DECK_TABLES.clear()
+    _DECK_TABLES[id(deck)] = (deck, table)  # the deck is kept, so its id is not reused
+    return table
 
 
 # --------------------------------------------------------------------------------------------
@@ -387,6 +403,9 @@ def _shape_of(card) -> Polyform | None:
     raise ShapeError(f"not a Zangle card: {card!r}")
 
 
+_OUT: list = []  # the ZOut buffer raw_zangles reuses
+
+
 def raw_zangles(
     sids: np.ndarray, places: np.ndarray, table: TilingTable, cap: int = 4096
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -399,11 +418,62 @@ def raw_zangles(
     if n > MAX_CARDS:
         raise SolverError(f"at most {MAX_CARDS} cards on a table, got {n}")
     while True:
-        out = kernel_bundle(ZOut, shapes={"t": cap, "m": cap, "d": 0})
+        if _OUT and len(_OUT[0].t) >= cap:
+            out = _OUT[0]
+        else:
+            out = kernel_bundle(ZOut, shapes={"t": cap, "m": cap, "d": 0})
+            _OUT[:] = [out]
         cnt = one(sids, places, table.kernel, out)
-        if cnt <= cap:
-            return out.t[:cnt], out.m[:cnt]
+        if cnt <= len(out.t):
+            return out.t[:cnt].copy(), out.m[:cnt].copy()
         cap = int(cnt)
+
+
+def has_zangle(cards: Sequence, n_middle: int, deck=None) -> bool:
+    """Whether the table (``cards``: the middle's ``n_middle`` cards first, then own cards) holds
+    a valid Zangle (RULES.md rules 1-3): ``find_zangles`` would list one."""
+    if not n_middle or n_middle == len(cards):
+        return False
+    table = deck_table(deck)
+    shapes = [_shape_of(c) for c in cards]
+    try:
+        sids = np.array([table.sid(s) for s in shapes], dtype=np.int64)
+    except ShapeError:
+        table = tiling_table(list(table.shapes[1:]) + [s for s in shapes if s is not None])
+        sids = np.array([table.sid(s) for s in shapes], dtype=np.int64)
+    places = np.zeros(len(cards), dtype=np.int64)
+    places[n_middle:] = 1
+    return len(raw_zangles(sids, places, table)[0]) > 0
+
+
+def card_sids(deck=None) -> dict:
+    """Shape id in ``deck_table(deck)`` of every card id of the deck (made once per deck)."""
+    table = deck_table(deck)
+    sids = table.__dict__.get("_card_sids")
+    if sids is None:
+        sids = table._card_sids = {}
+    from .cards import default_deck
+
+    deck = deck or default_deck()
+    hit = sids.get(id(deck))
+    if hit is None or hit[0] is not deck:
+        hit = sids[id(deck)] = (deck, {c.id: table.sid(c.shape) for c in deck.cards})
+    return hit[1]
+
+
+def deck_tiles(deck, target, pieces: Sequence, sids: dict | None = None) -> bool:
+    """Whether the cards ``pieces`` tile the card ``target`` (rule 1): the deck's tiling table,
+    or a tiling search for shapes outside it. ``sids``: ``card_sids(deck)``, for deck cards."""
+    table = deck_table(deck)
+    if sids is not None:
+        try:
+            return table.tiles(sids[target.id], [sids[p.id] for p in pieces])
+        except (KeyError, AttributeError):
+            pass
+    try:
+        return table.tiles(table.sid(_shape_of(target)), [table.sid(_shape_of(p)) for p in pieces])
+    except ShapeError:
+        return tile_shape(_shape_of(target), [_shape_of(p) for p in pieces]) is not None
 
 
 def find_zangles(
@@ -442,7 +512,7 @@ def find_zangles(
     raw = []
     for t, m in zip(ts.tolist(), ms.tolist()):
         pieces = tuple(i for i in range(len(shapes)) if (m >> i) & 1)
-        zs = _choose_z(t, pieces, zpos, places, opts.z_cards)
+        zs = choose_z(t, pieces, zpos, places, opts.z_cards)
         # same order as Zangle.rank_key: positions already sort middle before own
         raw.append(((-len(pieces) - len(zs), -int(area[sids[t]]), t, pieces, tuple(zs)), t, pieces, zs))
     raw.sort(key=lambda r: r[0])
@@ -466,7 +536,7 @@ def find_zangles(
     return out
 
 
-def _choose_z(t: int, pieces: Sequence[int], zpos: list[int], places, mode: str) -> list[int]:
+def choose_z(t: int, pieces: Sequence[int], zpos: list[int], places, mode: str) -> list[int]:
     """Z cards a Zangle reports: all of them, or the fewest that satisfy rules 2 and 3."""
     if mode == "all" or not zpos:
         return list(zpos)
@@ -477,6 +547,9 @@ def _choose_z(t: int, pieces: Sequence[int], zpos: list[int], places, mode: str)
     if len(pieces) == 1:
         return [zpos[0]]
     return []
+
+
+_choose_z = choose_z  # the earlier name
 
 
 def batch_zangles(
@@ -519,9 +592,13 @@ __all__ = [
     "TilingTable",
     "Zangle",
     "batch_zangles",
+    "card_sids",
+    "choose_z",
     "deck_sids",
+    "deck_tiles",
     "deck_table",
     "find_zangles",
+    "has_zangle",
     "raw_zangles",
     "resolve_engine",
     "tile_shape",
