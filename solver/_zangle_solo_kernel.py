@@ -712,14 +712,16 @@ def solve_kernel(deal, table, search):
     depth_max = nd * (npiles + 3) + 8
     nv_max = MIDDLE + npiles
     mmax = (1 << nv_max) + 2
-    memo = np.full((1 << 12, 4), -1, np.int64)
+    memo = np.full((1 << 10, 4), -1, np.int64)
     P = np.zeros((depth_max + 1, npiles, hmax), np.int64)
     H = np.zeros((depth_max + 1, npiles), np.int64)
     MID = np.zeros(depth_max + 1, np.int64)
     DR = np.zeros(depth_max + 1, np.int64)
     PH = np.zeros(depth_max + 1, np.int64)
-    MK = np.empty((depth_max + 1, mmax), np.int64)
-    MV = np.empty((depth_max + 1, mmax), np.int64)
+    # the moves of every depth on the current path, one after another: depth c's start at BASE[c]
+    MK = np.empty(max(1 << 12, 4 * mmax), np.int64)
+    MV = np.empty(MK.shape[0], np.int64)
+    BASE = np.zeros(depth_max + 2, np.int64)
     NM = np.zeros(depth_max + 1, np.int64)
     IX = np.zeros(depth_max + 1, np.int64)
     ACC = np.zeros(depth_max + 1, np.int64)
@@ -742,7 +744,7 @@ def solve_kernel(deal, table, search):
     if _tableau_left(H[0]) == 0:
         stats[ST_STATES] = 1
         return 1
-    n, cache, hit = _gen(P[0], H[0], MID[0], DR[0], PH[0], deal, table, work, cache, False, count_mode == 0, MK[0], MV[0])
+    n, cache, hit = _gen(P[0], H[0], MID[0], DR[0], PH[0], deal, table, work, cache, False, count_mode == 0, MK, MV)
     nodes = 1
     if n < 0:
         stats[ST_STATES] = nodes
@@ -773,7 +775,7 @@ def solve_kernel(deal, table, search):
                 H[c, p] = hp
                 for k in range(hp):
                     P[c, p, k] = P[d, p, k]
-            mid, dr, ph = _apply(P[c], H[c], MID[d], DR[d], nd, MK[d, i], MV[d, i])
+            mid, dr, ph = _apply(P[c], H[c], MID[d], DR[d], nd, MK[BASE[d] + i], MV[BASE[d] + i])
             MID[c] = mid
             DR[c] = dr
             PH[c] = ph
@@ -798,7 +800,17 @@ def solve_kernel(deal, table, search):
                             stats[ST_STATES] = nodes
                             stats[ST_REASON] = R_TIME
                             break
-                    n, cache, hit = _gen(P[c], H[c], mid, dr, ph, deal, table, work, cache, False, count_mode == 0, MK[c], MV[c])
+                    b = BASE[d] + NM[d]
+                    if b + mmax > MK.shape[0]:
+                        MK2 = np.empty(2 * MK.shape[0], np.int64)
+                        MV2 = np.empty(2 * MK.shape[0], np.int64)
+                        MK2[:b] = MK[:b]
+                        MV2[:b] = MV[:b]
+                        MK = MK2
+                        MV = MV2
+                    BASE[c] = b
+                    n, cache, hit = _gen(P[c], H[c], mid, dr, ph, deal, table, work, cache, False, count_mode == 0,
+                                         MK[b:], MV[b:])
                     if hit:
                         hits += 1
                     elif ph == 0:
@@ -822,8 +834,8 @@ def solve_kernel(deal, table, search):
             if v >= 0:
                 if v > 0 and stats[ST_LINE] == 0:
                     for q in range(c):
-                        line_k[q] = MK[q, IX[q] - 1]
-                        line_v[q] = MV[q, IX[q] - 1]
+                        line_k[q] = MK[BASE[q] + IX[q] - 1]
+                        line_v[q] = MV[BASE[q] + IX[q] - 1]
                     stats[ST_LINE] = c
                 ACC[d] = min(cap, ACC[d] + v)
             else:

@@ -104,7 +104,8 @@ class _Packed:
         self.nd = len(seq)
         sids = card_sids(deck)
         sid = np.array([sids[c] for c in self.ids], dtype=np.int64)
-        _, kind = np.unique(sid, return_inverse=True)  # kinds of this deal: congruent shapes
+        # kinds (congruent shapes) numbered within the deal: the shape ids when they are small
+        kind = sid if len(self.table.shapes) <= 63 else np.unique(sid, return_inverse=True)[1]
         hmax = max([1] + [len(p) for p in deal.piles])
         piles = np.full((len(deal.piles), hmax), -1, dtype=np.int64)
         k = self.nd
@@ -117,7 +118,7 @@ class _Packed:
         flags[K.F_VOLUNTARY] = bool(o.voluntary_discard)
         flags[K.F_ZMIN] = o.z_cards == "minimal"
         self.args = kernel_bundle(K.SoloArgs, piles=piles, hts=[len(p) for p in deal.piles], sid=sid,
-                                  kind=kind.reshape(-1), carea=self.table.area[sid], flags=flags,
+                                  kind=np.asarray(kind).reshape(-1), carea=self.table.area[sid], flags=flags,
                                   nd=self.nd, m0=len(deal.middle))
 
 

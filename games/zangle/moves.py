@@ -446,30 +446,32 @@ def has_zangle(cards: Sequence, n_middle: int, deck=None) -> bool:
     return len(raw_zangles(sids, places, table)[0]) > 0
 
 
+_DECK_SIDS: dict[int, tuple] = {}
+
+
 def card_sids(deck=None) -> dict:
     """Shape id in ``deck_table(deck)`` of every card id of the deck (made once per deck)."""
-    table = deck_table(deck)
-    sids = table.__dict__.get("_card_sids")
-    if sids is None:
-        sids = table._card_sids = {}
-    from .cards import default_deck
-
-    deck = deck or default_deck()
-    hit = sids.get(id(deck))
+    hit = _DECK_SIDS.get(id(deck))
     if hit is None or hit[0] is not deck:
-        hit = sids[id(deck)] = (deck, {c.id: table.sid(c.shape) for c in deck.cards})
+        table = deck_table(deck)
+        from .cards import default_deck
+
+        d = deck or default_deck()
+        if len(_DECK_SIDS) > 64:
+            _DECK_SIDS.clear()
+        hit = _DECK_SIDS[id(deck)] = (deck, {c.id: table.sid(c.shape) for c in d.cards}, table)
     return hit[1]
 
 
 def deck_tiles(deck, target, pieces: Sequence, sids: dict | None = None) -> bool:
     """Whether the cards ``pieces`` tile the card ``target`` (rule 1): the deck's tiling table,
     or a tiling search for shapes outside it. ``sids``: ``card_sids(deck)``, for deck cards."""
-    table = deck_table(deck)
     if sids is not None:
         try:
-            return table.tiles(sids[target.id], [sids[p.id] for p in pieces])
+            return _DECK_SIDS[id(deck)][2].tiles(sids[target.id], [sids[p.id] for p in pieces])
         except (KeyError, AttributeError):
             pass
+    table = deck_table(deck)
     try:
         return table.tiles(table.sid(_shape_of(target)), [table.sid(_shape_of(p)) for p in pieces])
     except ShapeError:
