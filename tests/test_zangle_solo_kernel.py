@@ -235,3 +235,22 @@ def test_bundles_carry_the_options_by_named_index():
     st: dict = {}
     r = solve_deal(d, stats=st)
     assert r.states > 0 and st["memo"] >= 0
+
+
+def test_kernel_bundle_factory_checks_its_fields():
+    from typing import NamedTuple
+
+    from tanglekit.kernelargs import kernel_bundle
+
+    class Work(NamedTuple):
+        DTYPES = {"dist": np.int32}
+        dist: np.ndarray
+        seen: np.ndarray
+        limit: int
+
+    w = kernel_bundle(Work, shapes={"dist": 4}, seen=[1, 2], limit=7)
+    assert w.dist.dtype == np.int32 and w.seen.dtype == np.int64 and isinstance(w.limit, np.int64)
+    for bad in ({"shapes": {"dist": 3}, "limit": 1}, {"shapes": {"dist": 3, "seen": 2}, "seen": [1], "limit": 1},
+                {"shapes": {"dist": 1, "seen": 1, "limit": 2}}, {"shapes": {"dist": 1}, "seen": [1], "limit": 1, "x": 2}):
+        with pytest.raises(TypeError):
+            kernel_bundle(Work, **bad)
