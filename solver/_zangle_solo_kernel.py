@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, objmode
 
-from ..games.zangle._kernel import ZOut, _search_in
+from ..games.zangle._kernel import ZOut, ZScratch, _search_in
 
 MIDDLE = 3
 K_ZANGLE, K_FILL, K_SKIP, K_DISCARD = 0, 1, 2, 3
@@ -101,9 +101,7 @@ class GenWork(NamedTuple):
     vis_pl: np.ndarray  # its place: 0 middle, 1 tableau
     sel: np.ndarray  # a fresh search's moves as position masks ...
     score: np.ndarray  # ... and their scores
-    cand: np.ndarray  # scratch of the finder's search
-    chosen: np.ndarray
-    tmp: np.ndarray
+    scratch: ZScratch  # of the finder's search
 
 
 class MoveCache(NamedTuple):
@@ -193,8 +191,8 @@ def _new_work(npiles):
                np.empty(0, np.int64))
     mmax = (1 << nv_max) + 2
     return GenWork(out, np.empty(nv_max, np.int64), np.empty(nv_max, np.int64), np.empty(nv_max, np.int64),
-                   np.empty(mmax, np.int64), np.empty(mmax, np.int64), np.empty(nv_max, np.int64),
-                   np.empty(nv_max, np.int64), np.empty(nv_max, np.int64))
+                   np.empty(mmax, np.int64), np.empty(mmax, np.int64),
+                   ZScratch(np.empty(nv_max, np.int64), np.empty(nv_max, np.int64), np.empty(nv_max, np.int64)))
 
 
 @njit(cache=True)
@@ -256,7 +254,7 @@ def _zangle_moves(nv, zmin, table, work):
     sel_out = work.sel
     score_out = work.score
     area = table.area
-    cnt, _b = _search_in(vis_sid[:nv], vis_pl[:nv], table, work.out, 0, -1, 0, work.cand, work.chosen, work.tmp)
+    cnt, _b = _search_in(vis_sid[:nv], vis_pl[:nv], table, work.out, 0, -1, 0, work.scratch)
     if cnt > work.out.t.shape[0]:
         return -1
     zall = 0

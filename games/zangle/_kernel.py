@@ -26,6 +26,14 @@ class ZTable(NamedTuple):
     ent_p: np.ndarray  # (entries, most pieces): sorted piece shapes of each entry, -1 padded
 
 
+class ZScratch(NamedTuple):
+    """Scratch arrays of one search: candidate pieces, the pieces chosen, their shapes."""
+
+    cand: np.ndarray
+    chosen: np.ndarray
+    tmp: np.ndarray
+
+
 class ZOut(NamedTuple):
     """Where a search writes the Zangles it finds: target position, piece bitmask and (batch
     searches) the deal index; its length is the buffer's capacity."""
@@ -81,14 +89,21 @@ def _search(sids, places, table, out, start, deal, best):
     Returns the new count (which may exceed the buffers: the caller then retries larger) and the
     most cards in one Zangle (at least ``best``).
     """
-    n = sids.shape[0]
-    return _search_in(sids, places, table, out, start, deal, best, np.empty(n, np.int64), np.empty(n, np.int64),
-                      np.empty(n, np.int64))
+    return _search_in(sids, places, table, out, start, deal, best, new_scratch(sids.shape[0]))
 
 
 @njit(cache=True)
-def _search_in(sids, places, table, out, start, deal, best, cand, chosen, tmp):
-    """``_search`` with its scratch arrays given (each at least as long as ``sids``)."""
+def new_scratch(n):
+    """``ZScratch`` for tables of up to ``n`` cards."""
+    return ZScratch(np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64))
+
+
+@njit(cache=True)
+def _search_in(sids, places, table, out, start, deal, best, scratch):
+    """``_search`` with its scratch arrays given (``ZScratch`` for at least ``len(sids)`` cards)."""
+    cand = scratch.cand
+    chosen = scratch.chosen
+    tmp = scratch.tmp
     area = table.area
     h = table.h
     g = table.g
