@@ -2,7 +2,8 @@
 
 A solo deal (``SoloDeal``) is the whole card order: the three face-up middle cards, the draw
 pile (next card first) and the tableau piles (bottom to top). ``solve_deal`` runs a numba
-depth-first search with a memo of finished states (keyed without pile order), ordering Zangles
+depth-first search with a memo of finished states keyed up to renaming cards of the same kind
+and reordering piles (``_zangle_solo_kernel._key``) and a sound triangle cut, ordering Zangles
 that clear the most tableau cards first. It honours every solo rule option of ``ZangleOptions``
 (``fill_empty_pile``, ``voluntary_discard``, ``z_cards``; the pile count is the deal's). Limits
 (states, seconds) give ``solvable=None``: never a guessed answer. ``reference_solve`` is the plain
