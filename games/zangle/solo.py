@@ -86,6 +86,10 @@ class SoloGame(GameState):
         srcs = [i for i, p in enumerate(self.piles) if len(p) >= 2]
         return [Action("fill", src=s, dst=d) for d in empty for s in srcs]
 
+    def _can_fill(self) -> bool:
+        """Whether ``_fill_moves()`` has a move: an empty pile and a pile of two or more cards."""
+        return any(not p for p in self.piles) and any(len(p) >= 2 for p in self.piles)
+
     # -- state machine ---------------------------------------------------------------------
     def current_player(self) -> int:
         return TERMINAL if self.is_terminal() else 0
@@ -181,11 +185,11 @@ class SoloGame(GameState):
                     self.won.append(p.pop())
             while len(self.middle) < MIDDLE and self.draw:
                 self.middle.append(self.draw.pop(0))
-            if self.options.fill_empty_pile in ("must", "may") and self._fill_moves():
+            if self.options.fill_empty_pile in ("must", "may") and self._can_fill():
                 self.phase = "fill"
         elif a.kind == "fill":
             self.piles[a.dst].append(self.piles[a.src].pop())
-            if not self._fill_moves():
+            if not self._can_fill():
                 self.phase = "play"
         elif a.kind == "skip":
             self.phase = "play"
