@@ -162,7 +162,20 @@ def iter_batch(item: _Item, lines: list[tuple[int, str]], workers: int | None = 
     rest = lines[1:]
     if not rest:
         return
-    w = batch_workers(len(lines), workers)
+    # everything loaded so far (modules, kernels, tables) stays: out of the collector's sight, so
+    # collections stay cheap and forked workers do not copy those pages by touching them
+    import gc
+
+    gc.freeze()
+    try:
+        yield from _run_rest(rest, len(lines), workers, chunk_size)
+    finally:
+        gc.unfreeze()
+
+
+def _run_rest(rest: list[tuple[int, str]], n_lines: int, workers: int | None, chunk_size: int | None) -> Iterator[str]:
+    """The lines after the first: over a forked pool of ``batch_workers`` processes, in order."""
+    w = batch_workers(n_lines, workers)
     import multiprocessing as mp
 
     if w <= 1 or "fork" not in mp.get_all_start_methods():

@@ -33,33 +33,50 @@ _SCALARS = {int: np.int64, float: np.float64, bool: np.bool_}
 _NAMES = {"int": int, "float": float, "bool": bool}  # annotations read as strings (PEP 563)
 
 
+_PLANS: dict[type, tuple] = {}
+
+
+def _plan(cls: type) -> tuple:
+    """(field names, per field: numpy scalar type or None for an array, array dtype), made once
+    per bundle class."""
+    plan = _PLANS.get(cls)
+    if plan is None:
+        names = cls._fields  # type: ignore[attr-defined]
+        dtypes = getattr(cls, "DTYPES", {})
+        notes = getattr(cls, "__annotations__", {})
+        rows = []
+        for name in names:
+            note = notes.get(name)
+            note = getattr(note, "__forward_arg__", note)  # NamedTuple keeps string annotations as ForwardRef
+            kind = _SCALARS.get(_NAMES.get(note, note))  # type: ignore[arg-type]
+            if kind is not None:
+                rows.append((name, np.dtype(dtypes.get(name, kind)).type, None))
+            else:
+                rows.append((name, None, dtypes.get(name, np.int64)))
+        plan = _PLANS[cls] = (names, tuple(rows))
+    return plan
+
+
 def kernel_bundle(cls: type[T], *, shapes: dict[str, Any] | None = None, **values: Any) -> T:
     """An instance of the NamedTuple ``cls``: each field from ``values`` (converted to a
     C-contiguous array of its declared dtype, or a numpy scalar) or, when named in ``shapes``,
     a new zeroed array of that shape. Every field must be given exactly once."""
     shapes = shapes or {}
-    names = cls._fields  # type: ignore[attr-defined]
-    given = set(values) | set(shapes)
-    both = set(values) & set(shapes)
-    missing = [n for n in names if n not in given]
-    extra = sorted(given - set(names))
-    if both or missing or extra:
+    names, rows = _plan(cls)
+    if len(values) + len(shapes) != len(names) or any(n not in values and n not in shapes for n in names):
+        given = set(values) | set(shapes)
+        both = set(values) & set(shapes)
+        missing = [n for n in names if n not in given]
+        extra = sorted(given - set(names))
         raise TypeError(f"{cls.__name__}: fields given twice {sorted(both)}, missing {missing}, "
                         f"unknown {extra}")
-    dtypes = getattr(cls, "DTYPES", {})
-    notes = getattr(cls, "__annotations__", {})
     out = []
-    for name in names:
-        note = notes.get(name)
-        note = getattr(note, "__forward_arg__", note)  # NamedTuple keeps string annotations as ForwardRef
-        kind = _SCALARS.get(_NAMES.get(note, note))  # type: ignore[arg-type]
-        if kind is not None:
+    for name, scalar, dtype in rows:
+        if scalar is not None:
             if name in shapes:
                 raise TypeError(f"{cls.__name__}.{name} is a scalar and has no shape")
-            out.append(np.dtype(dtypes.get(name, kind)).type(values[name]))
-            continue
-        dtype = dtypes.get(name, np.int64)
-        if name in shapes:
+            out.append(scalar(values[name]))
+        elif name in shapes:
             out.append(np.zeros(shapes[name], dtype=dtype))
         else:
             out.append(np.ascontiguousarray(values[name], dtype=dtype))

@@ -3,25 +3,118 @@
 Imported lazily (this module imports numba). A deal's cards are numbered: first the draw
 sequence (initial middle, then the draw pile, next card first), then the tableau piles. A state
 is the pile arrays (slot order kept, so lines name real piles), the middle as a bitmask over the
-draw sequence, the number of cards drawn so far and the phase (0 play, 1 fill). Its memo key is
-slot-free: (middle | remaining tableau cards, tableau tops, drawn + phase), which determines the
-piles up to their order (a pile is an original prefix or a single moved card); the middle enters
-it with same-shape cards merged (``_canonical_middle``).
+draw sequence, the number of cards drawn so far and the phase (0 play, 1 fill).
+
+**Memo key.** Two states are merged when one becomes the other by renaming live cards of the
+same *kind* (congruent shapes; Z cards are one kind) and permuting piles: then they have the
+same value and the same number of winning lines. The key (``_key``) is a canonical form of that
+class: the kinds of the middle as a sorted multiset, the single-card piles as a sorted multiset
+of kinds, the piles of two or more cards (always an original prefix: a fill only ever lands on
+an empty pile) as a multiset of kind sequences, plus the cards drawn and the phase. The draw
+pile's future is the same deal suffix for every state with the same number drawn.
+
+**Move cache.** The Zangles of a position depend only on the kinds of the visible cards in
+their order (middle by card number, then pile tops by pile), so ``_gen`` keeps them per such
+sequence (``MoveCache``) as bitmasks over visible positions, already ordered and deduplicated;
+a hit only maps positions back to cards. The moves and their order are exactly those of a fresh
+search (``_zangle_moves``), so lines and counts do not change.
+
+Kernels take ``typing.NamedTuple`` bundles (``SoloArgs``, ``SoloSearch``) made by
+``tanglekit.kernelargs.kernel_bundle``; flag and counter indices are the ``F_*`` / ``ST_*``
+constants below, used by the packer (``solver/zangle_solo.py``) and the kernels alike.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, objmode
 
-from ._zangle_kernel import _search
+from ..games.zangle._kernel import ZOut, ZScratch, _search_in
 
 MIDDLE = 3
 K_ZANGLE, K_FILL, K_SKIP, K_DISCARD = 0, 1, 2, 3
 CAP_UNKNOWN = -1
 
+# SoloArgs.flags
+F_FILL_MAY, F_VOLUNTARY, F_ZMIN = 0, 1, 2
+N_FLAGS = 3
+# SoloSearch.stats
+ST_STATES, ST_LINE, ST_REASON, ST_MEMO, ST_GEN_HITS, ST_GEN_MISSES = 0, 1, 2, 3, 4, 5
+N_STATS = 6
+# ST_REASON values
+R_DONE, R_NODES, R_TIME, R_OVERFLOW = 0, 1, 2, 3
+# MoveCache.used
+MC_SLOTS, MC_POOL = 0, 1
 
-@njit(cache=True)
+KIND_BITS = 6  # a deal has at most 62 cards, so at most 62 kinds: kind + 1 fits 6 bits
+KIND_MASK = (1 << KIND_BITS) - 1
+
+
+class SoloArgs(NamedTuple):
+    """A solo deal as kernel arrays (cards numbered draw sequence first, then the piles)."""
+
+    piles: np.ndarray  # (piles, tallest): card numbers bottom to top, -1 padded
+    hts: np.ndarray  # cards in each pile
+    sid: np.ndarray  # tiling-table shape id of each card
+    kind: np.ndarray  # each card's kind within the deal: 0, 1, ... (same kind = congruent shapes)
+    carea: np.ndarray  # triangles of each card
+    flags: np.ndarray  # F_FILL_MAY, F_VOLUNTARY, F_ZMIN (0/1)
+    nd: int  # cards of the draw sequence (middle + draw pile)
+    m0: int  # cards face up in the middle at the start
+
+
+class SoloSearch(NamedTuple):
+    """Limits and outputs of ``solve_kernel``."""
+
+    line_k: np.ndarray  # the winning line: move kinds (K_*) ...
+    line_v: np.ndarray  # ... and values
+    stats: np.ndarray  # ST_* counters
+    count_mode: int  # 1: count winning lines (up to cap); 0: stop at the first win
+    cap: int
+    max_nodes: int
+    max_memo: int  # memo entries at most (a power of two)
+    deadline: float  # perf_counter() time to give up at (0: none)
+
+
+class Shape(NamedTuple):
+    """Per-deal tables derived from ``SoloArgs`` at the start of a kernel (``_prepare``)."""
+
+    pre: np.ndarray  # (piles, tallest + 1): bitmask of the first h cards of pile p
+    cls_first: np.ndarray  # (piles, tallest + 1): lowest pile whose first h kinds equal pile p's
+    cls_next: np.ndarray  # (piles, tallest + 1): next such pile after p, -1 at the end
+    sfx_area: np.ndarray  # (nd + 1): triangles of draw-sequence cards i.. nd-1
+    sfx_max: np.ndarray  # (nd + 1): largest card among them
+    sfx_hist: np.ndarray  # (nd + 1, largest area + 1): cards of each area among them
+    hist_play: np.ndarray  # scratch: cards in play by area
+    hist_supply: np.ndarray  # scratch: supply cards by area
+    tmp: np.ndarray  # scratch for sorting kinds
+
+
+class GenWork(NamedTuple):
+    """Scratch buffers of the move generator."""
+
+    out: ZOut  # Zangles of the visible cards (target position, piece mask)
+    vis_idx: np.ndarray  # card number of each visible position
+    vis_sid: np.ndarray  # its shape id
+    vis_pl: np.ndarray  # its place: 0 middle, 1 tableau
+    sel: np.ndarray  # a fresh search's moves as position masks ...
+    score: np.ndarray  # ... and their scores
+    scratch: ZScratch  # of the finder's search
+
+
+class MoveCache(NamedTuple):
+    """Open-addressing table: visible kind sequence (two words) -> a run of ``pool``."""
+
+    keys: np.ndarray  # (slots, 2), -1 = free
+    off: np.ndarray  # start of the run in pool
+    cnt: np.ndarray  # moves in the run
+    pool: np.ndarray  # position masks, in move order
+    used: np.ndarray  # MC_SLOTS, MC_POOL
+
+
+@njit(cache=True, inline="always")
 def _popcount(x):
     c = 0
     while x:
@@ -31,60 +124,147 @@ def _popcount(x):
 
 
 @njit(cache=True)
-def _gen(piles, hts, npiles, mid, drawn, nd, phase, sid, area, h, g, keys, ent_t, ent_p,
-         fill_may, voluntary, zmin, mk, mv, buf_t, buf_m, vis_idx, vis_sid, vis_pl, dummy):
-    """Distinct moves of a state into ``mk``/``mv`` (kind, value), best first; -1 on overflow.
-
-    A Zangle's value is the bitmask of the deal cards it uses (two Zangles with the same cards
-    lead to the same state); a fill's value is ``src * 64 + dst`` with ``dst`` the first empty pile.
-    """
-    n = 0
-    if phase == 1:
-        dst = -1
-        for p in range(npiles):
-            if hts[p] == 0:
-                dst = p
-                break
-        for s in range(npiles):
-            if hts[s] >= 2:
-                mk[n] = K_FILL
-                mv[n] = s * 64 + dst
-                n += 1
-        if fill_may:
-            mk[n] = K_SKIP
-            mv[n] = 0
-            n += 1
-        return n
-    nv = 0
-    nmid = 0
-    for i in range(nd):
-        if (mid >> i) & 1:
-            vis_idx[nv] = i
-            vis_sid[nv] = sid[i]
-            vis_pl[nv] = 0
-            nv += 1
-            nmid += 1
+def _prepare(deal):
+    """The derived tables of a deal (``Shape``)."""
+    piles = deal.piles
+    hts = deal.hts
+    kind = deal.kind
+    npiles, hmax = piles.shape
+    nd = deal.nd
+    pre = np.zeros((npiles, hmax + 1), np.int64)
+    cls_first = np.full((npiles, hmax + 1), -1, np.int64)
+    cls_next = np.full((npiles, hmax + 1), -1, np.int64)
     for p in range(npiles):
-        if hts[p] > 0:
-            c = piles[p, hts[p] - 1]
-            vis_idx[nv] = c
-            vis_sid[nv] = sid[c]
-            vis_pl[nv] = 1
-            nv += 1
-    cnt = 0
-    if nmid > 0 and nv > nmid:
-        cnt, _b = _search(vis_sid[:nv], vis_pl[:nv], area, h, g, keys, ent_t, ent_p, buf_t, buf_m, 0,
-                          -1, dummy, 0)
-        if cnt > buf_t.shape[0]:
-            return -1
+        m = 0
+        for k in range(hts[p]):
+            m |= np.int64(1) << piles[p, k]
+            pre[p, k + 1] = m
+    for h in range(1, hmax + 1):
+        for p in range(npiles):
+            if hts[p] < h:
+                continue
+            # lowest pile with the same first h kinds
+            for q in range(p + 1):
+                if hts[q] < h:
+                    continue
+                same = True
+                for k in range(h):
+                    if kind[piles[q, k]] != kind[piles[p, k]]:
+                        same = False
+                        break
+                if same:
+                    cls_first[p, h] = q
+                    break
+            for q in range(p + 1, npiles):
+                if hts[q] < h:
+                    continue
+                same = True
+                for k in range(h):
+                    if kind[piles[q, k]] != kind[piles[p, k]]:
+                        same = False
+                        break
+                if same:
+                    cls_next[p, h] = q
+                    break
+    sfx_area = np.zeros(nd + 1, np.int64)
+    sfx_max = np.zeros(nd + 1, np.int64)
+    for i in range(nd - 1, -1, -1):
+        a = deal.carea[i]
+        sfx_area[i] = sfx_area[i + 1] + a
+        sfx_max[i] = max(sfx_max[i + 1], a)
+    amax = 0
+    for c in range(deal.carea.shape[0]):
+        amax = max(amax, deal.carea[c])
+    sfx_hist = np.zeros((nd + 1, amax + 1), np.int64)
+    for i in range(nd - 1, -1, -1):
+        sfx_hist[i] = sfx_hist[i + 1]
+        sfx_hist[i, deal.carea[i]] += 1
+    tmp = np.zeros(npiles + MIDDLE + 1, np.int64)
+    return Shape(pre, cls_first, cls_next, sfx_area, sfx_max, sfx_hist, np.zeros(amax + 1, np.int64),
+                 np.zeros(amax + 1, np.int64), tmp)
+
+
+@njit(cache=True)
+def _new_work(npiles):
+    nv_max = MIDDLE + npiles
+    out = ZOut(np.empty(nv_max << nv_max, np.int64), np.empty(nv_max << nv_max, np.int64),
+               np.empty(0, np.int64))
+    mmax = (1 << nv_max) + 2
+    return GenWork(out, np.empty(nv_max, np.int64), np.empty(nv_max, np.int64), np.empty(nv_max, np.int64),
+                   np.empty(mmax, np.int64), np.empty(mmax, np.int64),
+                   ZScratch(np.empty(nv_max, np.int64), np.empty(nv_max, np.int64), np.empty(nv_max, np.int64)))
+
+
+@njit(cache=True)
+def _new_cache(slots, pool):
+    return MoveCache(np.full((slots, 2), -1, np.int64), np.zeros(slots, np.int64), np.zeros(slots, np.int64),
+                     np.empty(pool, np.int64), np.zeros(2, np.int64))
+
+
+@njit(cache=True)
+def _cache_slot(w1, w2, size):
+    x = (w1 * np.int64(-7046029254386353131)) ^ (w2 * np.int64(-4658895280553007687))
+    x ^= x >> 31
+    return x & (size - 1)
+
+
+@njit(cache=True)
+def _cache_find(cache, w1, w2):
+    """Slot of (w1, w2), or of the free slot where it would go."""
+    size = cache.off.shape[0]
+    s = _cache_slot(w1, w2, size)
+    while True:
+        if cache.keys[s, 0] == -1 or (cache.keys[s, 0] == w1 and cache.keys[s, 1] == w2):
+            return s
+        s = (s + 1) & (size - 1)
+
+
+@njit(cache=True)
+def _cache_grow(cache, need):
+    """The cache with room for ``need`` more pool entries and one more slot (entries kept)."""
+    slots = cache.off.shape[0]
+    if (cache.used[MC_SLOTS] + 1) * 4 >= slots * 3:
+        slots *= 2
+    pool = cache.pool.shape[0]
+    while cache.used[MC_POOL] + need > pool:
+        pool *= 2
+    if slots == cache.off.shape[0] and pool == cache.pool.shape[0]:
+        return cache
+    new = _new_cache(slots, pool)
+    new.pool[: cache.used[MC_POOL]] = cache.pool[: cache.used[MC_POOL]]
+    new.used[MC_POOL] = cache.used[MC_POOL]
+    new.used[MC_SLOTS] = cache.used[MC_SLOTS]
+    for s in range(cache.off.shape[0]):
+        if cache.keys[s, 0] != -1:
+            t = _cache_find(new, cache.keys[s, 0], cache.keys[s, 1])
+            new.keys[t, 0] = cache.keys[s, 0]
+            new.keys[t, 1] = cache.keys[s, 1]
+            new.off[t] = cache.off[s]
+            new.cnt[t] = cache.cnt[s]
+    return new
+
+
+@njit(cache=True)
+def _zangle_moves(nv, zmin, table, work):
+    """The distinct Zangles of the visible cards in ``work`` (``vis_sid``, ``vis_pl``) into
+    ``work.sel`` as position masks, best first (most tableau cards, then fewest middle cards;
+    stable in the search's order); returns their number, or -1 when a buffer is too small."""
+    vis_sid = work.vis_sid
+    vis_pl = work.vis_pl
+    sel_out = work.sel
+    score_out = work.score
+    area = table.area
+    cnt, _b = _search_in(vis_sid[:nv], vis_pl[:nv], table, work.out, 0, -1, 0, work.scratch)
+    if cnt > work.out.t.shape[0]:
+        return -1
     zall = 0
     for j in range(nv):
         if area[vis_sid[j]] == 0:
             zall |= 1 << j
+    n = 0
     for r in range(cnt):
-        t = buf_t[r]
-        m = buf_m[r]
-        sel = (1 << t) | m
+        t = work.out.t[r]
+        sel = (1 << t) | work.out.m[r]
         if zall != 0:
             if not zmin:
                 sel |= zall
@@ -114,85 +294,209 @@ def _gen(piles, hts, npiles, mid, drawn, nd, phase, sid, area, h, g, keys, ent_t
                             break
                 if zsel >= 0:
                     sel |= 1 << zsel
-        used = 0
         score = 0
         for j in range(nv):
             if (sel >> j) & 1:
-                used |= 1 << vis_idx[j]
                 score += 64 if vis_pl[j] == 1 else -1
         dup = False
         for q in range(n):
-            if mv[q] == used:
+            if sel_out[q] == sel:
                 dup = True
                 break
         if dup:
             continue
-        if n >= mk.shape[0] - 1:
+        if n >= sel_out.shape[0] - 2:
             return -1
         # insertion by score (most tableau cards, then fewest middle cards), stable
         q = n
-        while q > 0 and _score_of(mv[q - 1], nd) < score:
-            mk[q] = mk[q - 1]
-            mv[q] = mv[q - 1]
+        while q > 0 and score_out[q - 1] < score:
+            sel_out[q] = sel_out[q - 1]
+            score_out[q] = score_out[q - 1]
             q -= 1
-        mk[q] = K_ZANGLE
-        mv[q] = used
-        n += 1
-    if drawn < nd and (n == 0 or voluntary):
-        mk[n] = K_DISCARD
-        mv[n] = 0
+        sel_out[q] = sel
+        score_out[q] = score
         n += 1
     return n
 
 
 @njit(cache=True)
-def _score_of(used, nd):
-    s = 0
-    x = used
+def _gen(piles, hts, mid, drawn, phase, deal, table, work, cache, cached, first_only, mk, mv):
+    """Distinct moves of a state into ``mk``/``mv`` (kind, value), best first. Returns (number
+    of moves or -1 on a buffer overflow, the cache: it may have grown, whether it was a hit).
+    With ``cached`` false the cache is neither read nor written (a search rarely sees a visible
+    sequence twice; random playouts from one deal often do). With ``first_only`` (a search for
+    one winning line, not a count) a Zangle is left out when an earlier one uses the same pile
+    tops and middle cards of the same kinds: it leads to an equivalent position (the memo key's
+    renaming), which is lost if the earlier one's is, and never reached if that one wins.
+
+    A Zangle's value is the bitmask of the deal cards it uses (two Zangles with the same cards
+    lead to the same state); a fill's value is ``src * 64 + dst`` with ``dst`` the first empty pile.
+    """
+    npiles = hts.shape[0]
+    nd = deal.nd
+    n = 0
+    if phase == 1:
+        dst = -1
+        for p in range(npiles):
+            if hts[p] == 0:
+                dst = p
+                break
+        for s in range(npiles):
+            if hts[s] >= 2:
+                mk[n] = K_FILL
+                mv[n] = s * 64 + dst
+                n += 1
+        if deal.flags[F_FILL_MAY]:
+            mk[n] = K_SKIP
+            mv[n] = 0
+            n += 1
+        return n, cache, False
+    kind = deal.kind
+    vis_idx = work.vis_idx
+    nv = 0
+    nmid = 0
+    w1 = 0
+    w2 = 0
+    x = mid
     i = 0
     while x:
         if x & 1:
-            s += 64 if i >= nd else -1
+            vis_idx[nv] = i
+            w1 |= (kind[i] + 1) << (KIND_BITS * nv)
+            nv += 1
+            nmid += 1
         x >>= 1
         i += 1
-    return s
+    for p in range(npiles):
+        if hts[p] > 0:
+            c = piles[p, hts[p] - 1]
+            vis_idx[nv] = c
+            w2 |= (kind[c] + 1) << (KIND_BITS * (nv - nmid))
+            nv += 1
+    hit = False
+    if nmid > 0 and nv > nmid:
+        s = _cache_find(cache, w1, w2) if cached else 0
+        if cached and cache.keys[s, 0] != -1:
+            hit = True
+            off = cache.off[s]
+            cnt = cache.cnt[s]
+            pool = cache.pool
+        else:
+            sid = deal.sid
+            for j in range(nv):
+                work.vis_sid[j] = sid[vis_idx[j]]
+                work.vis_pl[j] = 0 if j < nmid else 1
+            cnt = _zangle_moves(nv, deal.flags[F_ZMIN], table, work)
+            if cnt < 0:
+                return -1, cache, False
+            if not cached:
+                off = 0
+                pool = work.sel
+            elif (cache.used[MC_SLOTS] + 1) * 4 >= cache.off.shape[0] * 3 or \
+                    cache.used[MC_POOL] + cnt > cache.pool.shape[0]:
+                cache = _cache_grow(cache, cnt)
+                s = _cache_find(cache, w1, w2)
+            if cached:
+                off = cache.used[MC_POOL]
+                cache.keys[s, 0] = w1
+                cache.keys[s, 1] = w2
+                cache.off[s] = off
+                cache.cnt[s] = cnt
+                cache.pool[off: off + cnt] = work.sel[:cnt]
+                cache.used[MC_POOL] = off + cnt
+                cache.used[MC_SLOTS] += 1
+                pool = cache.pool
+        if cnt >= mk.shape[0] - 1:
+            return -1, cache, hit
+        sig = work.score  # free now: each move's tops and middle kinds
+        for r in range(cnt):
+            sel = pool[off + r]
+            if first_only:
+                # a move using the same pile tops and middle cards of the same kinds as an earlier
+                # one leads to an equivalent position (the memo key's renaming): skip it
+                mk_ = 0
+                m1 = 0
+                m2 = 0
+                m3 = 0
+                for j in range(nmid):
+                    if (sel >> j) & 1:
+                        kj = kind[vis_idx[j]] + 1
+                        if mk_ == 0:
+                            m1 = kj
+                        elif mk_ == 1:
+                            m2 = kj
+                        else:
+                            m3 = kj
+                        mk_ += 1
+                # sort the (at most three) middle kinds
+                if m1 > m2:
+                    m1, m2 = m2, m1
+                if m2 > m3:
+                    m2, m3 = m3, m2
+                if m1 > m2:
+                    m1, m2 = m2, m1
+                sg = ((sel >> nmid) << (3 * KIND_BITS)) | m1 | (m2 << KIND_BITS) | (m3 << (2 * KIND_BITS))
+                dup = False
+                for q in range(r):
+                    if sig[q] == sg:
+                        dup = True
+                        break
+                sig[r] = sg
+                if dup:
+                    continue
+            used = 0
+            j = 0
+            while sel:
+                if sel & 1:
+                    used |= np.int64(1) << vis_idx[j]
+                sel >>= 1
+                j += 1
+            mk[n] = K_ZANGLE
+            mv[n] = used
+            n += 1
+    if drawn < nd and (n == 0 or deal.flags[F_VOLUNTARY]):
+        mk[n] = K_DISCARD
+        mv[n] = 0
+        n += 1
+    return n, cache, hit
 
 
-@njit(cache=True)
-def _apply(piles, hts, npiles, mid, drawn, nd, kind, val):
+@njit(cache=True, inline="always")
+def _apply(piles, hts, mid, drawn, nd, kind_, val):
     """Play one move on (piles, hts) in place; returns (mid, drawn, phase)."""
+    npiles = hts.shape[0]
     phase = 0
-    if kind == K_ZANGLE:
+    if kind_ == K_ZANGLE:
         mid &= ~val
         for p in range(npiles):
             if hts[p] > 0 and (val >> piles[p, hts[p] - 1]) & 1:
                 hts[p] -= 1
         while _popcount(mid) < MIDDLE and drawn < nd:
-            mid |= 1 << drawn
+            mid |= np.int64(1) << drawn
             drawn += 1
-        if _fill_possible(hts, npiles):
+        if _fill_possible(hts):
             phase = 1
-    elif kind == K_FILL:
+    elif kind_ == K_FILL:
         s = val // 64
         d = val % 64
         piles[d, 0] = piles[s, hts[s] - 1]
         hts[d] = 1
         hts[s] -= 1
-        if _fill_possible(hts, npiles):
+        if _fill_possible(hts):
             phase = 1
-    elif kind == K_DISCARD:
+    elif kind_ == K_DISCARD:
         mid = 0
         while _popcount(mid) < MIDDLE and drawn < nd:
-            mid |= 1 << drawn
+            mid |= np.int64(1) << drawn
             drawn += 1
     return mid, drawn, phase
 
 
-@njit(cache=True)
-def _fill_possible(hts, npiles):
+@njit(cache=True, inline="always")
+def _fill_possible(hts):
     empty = False
     src = False
-    for p in range(npiles):
+    for p in range(hts.shape[0]):
         if hts[p] == 0:
             empty = True
         elif hts[p] >= 2:
@@ -200,241 +504,324 @@ def _fill_possible(hts, npiles):
     return empty and src
 
 
-@njit(cache=True)
-def _area_bound_fails(piles, hts, npiles, mid, drawn, nd, sid, area):
-    """Sound cut. Charge each Zangle to one middle card c it spends (every Zangle spends one).
-    Its target is a card still in play, so it has at most amax triangles (the largest card left
-    in the tableau or the middle supply). If c is a piece, the Zangle clears at most
-    2 * amax - area(c) tableau triangles; if c is the target, at most area(c) <= that. So the
-    tableau's triangles must fit in the sum of 2 * amax - area(c) over the middle cards left."""
-    tab = 0
-    amax = 0
-    for p in range(npiles):
-        for k in range(hts[p]):
-            a = area[sid[piles[p, k]]]
-            tab += a
-            if a > amax:
-                amax = a
-    for i in range(nd):
-        if i >= drawn or (mid >> i) & 1:
-            a = area[sid[i]]
-            if a > amax:
-                amax = a
-    budget = 0
-    for i in range(nd):
-        if i >= drawn or (mid >> i) & 1:
-            budget += 2 * amax - area[sid[i]]
-    return tab > budget
+@njit(cache=True, inline="always")
+def _area_bound_fails(piles, hts, mid, drawn, deal, shp):
+    """Sound cut: the tableau holds more triangles than the Zangles left can clear.
 
-
-@njit(cache=True)
-def _canonical_middle(mid, drawn, sid):
-    """The middle with same-shape cards merged: for each shape held c times, the first c cards
-    of that shape in the draw sequence. Cards of one shape are interchangeable and the draw
-    pile's future is fixed by ``drawn``, so states differing only in which copies lie in the
-    middle have the same value and the same number of winning lines (renaming is a bijection)."""
-    cmid = 0
-    for i in range(drawn):
-        if (mid >> i) & 1:
-            for j in range(drawn):
-                if sid[j] == sid[i] and not (cmid >> j) & 1:
-                    cmid |= 1 << j
-                    break
-    return cmid
-
-
-@njit(cache=True)
-def _key(piles, hts, npiles, mid, drawn, phase, sid):
-    """Memo key (k1, k2, k3) with interchangeable cards merged.
-
-    k1: the canonical middle and the cards of piles of height >= 2 (always an original prefix);
-    k2: the single-card piles (an original first card or a moved card) as a multiset of shapes,
-    encoded like the middle by the first cards of each shape; k3: drawn and phase.
+    Say k Zangles are left, Zangle i with target area A_i, pieces of A_i triangles in all, and
+    middle cards M_i. Its non-Z cards hold 2 A_i triangles, so it clears 2 A_i - area(M_i)
+    tableau triangles. Every Zangle spends at least one middle card: charge it to one, c_i; these
+    are distinct cards of the supply (the face-up middle and the draw pile), so k <= K, the
+    supply's size, and sum area(M_i) >= sum area(c_i) >= the k smallest supply areas. The
+    targets are distinct cards still in play (tableau or supply), so sum A_i <= the k largest
+    areas in play. Hence the tableau's triangles are at most max over k <= K of
+    2 * (k largest in play) - (k smallest in the supply).
     """
-    present = _canonical_middle(mid, drawn, sid)
-    singles = 0
-    ncards = sid.shape[0]
+    carea = deal.carea
+    inplay = shp.hist_play
+    supply = shp.hist_supply
+    amax = inplay.shape[0] - 1
+    for a in range(amax + 1):
+        inplay[a] = shp.sfx_hist[drawn, a]
+        supply[a] = shp.sfx_hist[drawn, a]
+    tab = 0
+    for p in range(hts.shape[0]):
+        for k in range(hts[p]):
+            a = carea[piles[p, k]]
+            tab += a
+            inplay[a] += 1
+    x = mid
+    i = 0
+    while x:
+        if x & 1:
+            a = carea[i]
+            inplay[a] += 1
+            supply[a] += 1
+        x >>= 1
+        i += 1
+    # walk k = 1, 2, ... K: the k-th largest in play (hi downwards), the k-th smallest supply card
+    best = 0
+    total = 0
+    hi = amax
+    lo = 0
+    while True:
+        while hi >= 0 and inplay[hi] == 0:
+            hi -= 1
+        while lo <= amax and supply[lo] == 0:
+            lo += 1
+        if lo > amax or hi < 0:
+            break
+        total += 2 * hi - lo
+        if total > best:
+            best = total
+            if tab <= best:
+                return False
+        inplay[hi] -= 1
+        supply[lo] -= 1
+    return tab > best
+
+
+@njit(cache=True, inline="always")
+def _sorted_pack(tmp, n):
+    """The first n values of tmp sorted, packed KIND_BITS each (a multiset of kinds + 1)."""
+    for a in range(1, n):
+        v = tmp[a]
+        b = a - 1
+        while b >= 0 and tmp[b] > v:
+            tmp[b + 1] = tmp[b]
+            b -= 1
+        tmp[b + 1] = v
+    out = 0
+    for a in range(n):
+        out |= tmp[a] << (KIND_BITS * a)
+    return out
+
+
+@njit(cache=True, inline="always")
+def _key(piles, hts, mid, drawn, phase, deal, shp):
+    """Memo key (k1, k2, k3): a canonical form of the state up to renaming same-kind cards and
+    permuting piles.
+
+    k1: the piles of two or more cards, each an original prefix (pile q, height h). Their multiset
+    of kind sequences is encoded by assigning each to a pile with that kind prefix, tallest first,
+    the lowest free one (``cls_first``/``cls_next``), and setting that pile's first h card bits.
+    The classes "piles whose first h kinds are this sequence" nest or are disjoint (a class at a
+    smaller h that meets one at a larger h contains it), so tallest-first lowest-free always finds
+    a free pile and the result depends only on the multiset. k2: the single-card piles as a sorted
+    multiset of kinds. k3: the middle as a sorted multiset of kinds, the cards drawn, the phase.
+    """
+    npiles = hts.shape[0]
+    kind = deal.kind
+    tmp = shp.tmp
+    hmax = 0
+    ns = 0
     for p in range(npiles):
         hp = hts[p]
-        if hp >= 2:
-            for k in range(hp):
-                present |= 1 << piles[p, k]
-        elif hp == 1:
-            s = sid[piles[p, 0]]
-            for j in range(ncards):
-                if sid[j] == s and not (singles >> j) & 1:
-                    singles |= 1 << j
-                    break
-    return present, singles, drawn * 2 + phase
+        if hp > hmax:
+            hmax = hp
+        if hp == 1:
+            tmp[ns] = kind[piles[p, 0]] + 1
+            ns += 1
+    k2 = _sorted_pack(tmp, ns)
+    k1 = 0
+    taken = 0
+    for h in range(hmax, 1, -1):
+        for p in range(npiles):
+            if hts[p] == h:
+                q = shp.cls_first[p, h]
+                while (taken >> q) & 1:
+                    q = shp.cls_next[q, h]
+                taken |= 1 << q
+                k1 |= shp.pre[q, h]
+    nm = 0
+    x = mid
+    i = 0
+    while x:
+        if x & 1:
+            tmp[nm] = kind[i] + 1
+            nm += 1
+        x >>= 1
+        i += 1
+    k3 = _sorted_pack(tmp, nm) | (drawn << (KIND_BITS * MIDDLE)) | (phase << (KIND_BITS * MIDDLE + 7))
+    return k1, k2, k3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _slot(k1, k2, k3, size):
     x = (k1 * np.int64(-7046029254386353131)) ^ (k2 * np.int64(-4658895280553007687)) ^ (k3 * 1442695040888963407)
     x ^= x >> 29
     return x & (size - 1)
 
 
-@njit(cache=True)
-def _memo_get(tk, tv, k1, k2, k3):
-    size = tv.shape[0]
+@njit(cache=True, inline="always")
+def _memo_get(memo, k1, k2, k3):
+    """Value stored for the key, or -1. ``memo`` rows are (k1, k2, k3, value); k3 = -1 is free."""
+    size = memo.shape[0]
     s = _slot(k1, k2, k3, size)
     while True:
-        if tk[s, 2] == -1:
+        if memo[s, 2] == -1:
             return -1
-        if tk[s, 0] == k1 and tk[s, 1] == k2 and tk[s, 2] == k3:
-            return tv[s]
+        if memo[s, 0] == k1 and memo[s, 1] == k2 and memo[s, 2] == k3:
+            return memo[s, 3]
         s = (s + 1) & (size - 1)
 
 
 @njit(cache=True)
-def _grow(tk, tv):
+def _grow(memo):
     """The memo at twice the size (entries re-inserted)."""
-    size = tv.shape[0] * 2
-    nk = np.full((size, 3), -1, np.int64)
-    nvv = np.zeros(size, np.int64)
-    for i in range(tv.shape[0]):
-        if tk[i, 2] != -1:
-            _memo_put(nk, nvv, tk[i, 0], tk[i, 1], tk[i, 2], tv[i], 0)
-    return nk, nvv
+    new = np.full((memo.shape[0] * 2, 4), -1, np.int64)
+    for i in range(memo.shape[0]):
+        if memo[i, 2] != -1:
+            _memo_put(new, memo[i, 0], memo[i, 1], memo[i, 2], memo[i, 3], 0)
+    return new
 
 
 @njit(cache=True)
-def _memo_put(tk, tv, k1, k2, k3, v, filled):
-    size = tv.shape[0]
+def _memo_put(memo, k1, k2, k3, v, filled):
+    size = memo.shape[0]
     if filled * 4 >= size * 3:
         return filled  # full enough: stop storing (sound, only slower)
     s = _slot(k1, k2, k3, size)
     while True:
-        if tk[s, 2] == -1:
-            tk[s, 0] = k1
-            tk[s, 1] = k2
-            tk[s, 2] = k3
-            tv[s] = v
+        if memo[s, 2] == -1:
+            memo[s, 0] = k1
+            memo[s, 1] = k2
+            memo[s, 2] = k3
+            memo[s, 3] = v
             return filled + 1
-        if tk[s, 0] == k1 and tk[s, 1] == k2 and tk[s, 2] == k3:
-            tv[s] = v
+        if memo[s, 0] == k1 and memo[s, 1] == k2 and memo[s, 2] == k3:
+            memo[s, 3] = v
             return filled
         s = (s + 1) & (size - 1)
 
 
-@njit(cache=True)
-def solve_kernel(piles0, hts0, nd, m0, sid, area, h, g, keys, ent_t, ent_p, fill_may, voluntary, zmin,
-                 count_mode, cap, max_nodes, deadline, max_memo, line_k, line_v, stats):
-    """Depth-first search with a memo of finished states.
+@njit(cache=True, inline="always")
+def _tableau_left(hts):
+    left = 0
+    for p in range(hts.shape[0]):
+        left += hts[p]
+    return left
 
-    Returns the number of winning lines from the start (capped at ``cap``; in first-solution mode
-    0 or 1), or -1 when a limit was hit. ``stats`` gets [states, line length, reason] where
-    reason is 0 done, 1 node limit, 2 time limit, 3 move buffer overflow.
+
+@njit(cache=True)
+def solve_kernel(deal, table, search):
+    """Depth-first search with a memo of finished states (``deal``: SoloArgs, ``table``: ZTable,
+    ``search``: SoloSearch).
+
+    Returns the number of winning lines from the start (capped at ``search.cap``; in
+    first-solution mode 0 or 1), or -1 when a limit was hit. ``search.stats`` gets the states
+    searched (ST_STATES), the line length (ST_LINE), the reason (ST_REASON: R_*), the memo
+    entries (ST_MEMO) and the move-cache hits and misses (ST_GEN_HITS, ST_GEN_MISSES).
     """
+    piles0 = deal.piles
+    hts0 = deal.hts
+    nd = deal.nd
+    m0 = deal.m0
+    count_mode = search.count_mode
+    cap = search.cap
+    max_nodes = search.max_nodes
+    deadline = search.deadline
+    max_memo = search.max_memo
+    line_k = search.line_k
+    line_v = search.line_v
+    stats = search.stats
+    shp = _prepare(deal)
     npiles, hmax = piles0.shape
     depth_max = nd * (npiles + 3) + 8
     nv_max = MIDDLE + npiles
     mmax = (1 << nv_max) + 2
-    tk = np.full((1 << 12, 3), -1, np.int64)
-    tv = np.zeros(1 << 12, np.int64)
+    memo = np.full((1 << 10, 4), -1, np.int64)
     P = np.zeros((depth_max + 1, npiles, hmax), np.int64)
     H = np.zeros((depth_max + 1, npiles), np.int64)
     MID = np.zeros(depth_max + 1, np.int64)
     DR = np.zeros(depth_max + 1, np.int64)
     PH = np.zeros(depth_max + 1, np.int64)
-    MK = np.zeros((depth_max + 1, mmax), np.int64)
-    MV = np.zeros((depth_max + 1, mmax), np.int64)
+    # the moves of every depth on the current path, one after another: depth c's start at BASE[c]
+    MK = np.empty(max(1 << 12, 4 * mmax), np.int64)
+    MV = np.empty(MK.shape[0], np.int64)
+    BASE = np.zeros(depth_max + 2, np.int64)
     NM = np.zeros(depth_max + 1, np.int64)
     IX = np.zeros(depth_max + 1, np.int64)
     ACC = np.zeros(depth_max + 1, np.int64)
     KEY = np.zeros((depth_max + 1, 3), np.int64)
-    buf_t = np.empty(nv_max << nv_max, np.int64)
-    buf_m = np.empty(nv_max << nv_max, np.int64)
-    vis_idx = np.empty(nv_max, np.int64)
-    vis_sid = np.empty(nv_max, np.int64)
-    vis_pl = np.empty(nv_max, np.int64)
-    dummy = np.empty(0, np.int64)
+    work = _new_work(npiles)
+    cache = _new_cache(4, 4)  # unused: searches do not cache moves
+    for q in range(N_STATS):
+        stats[q] = 0
     P[0] = piles0
     H[0] = hts0
     mid0 = 0
     for i in range(m0):
-        mid0 |= 1 << i
+        mid0 |= np.int64(1) << i
     MID[0] = mid0
     DR[0] = m0
     PH[0] = 0
     nodes = 0
     filled = 0
-    stats[1] = 0
-    stats[2] = 0
     # evaluate the root
-    left = 0
-    for p in range(npiles):
-        left += H[0, p]
-    if left == 0:
-        stats[0] = 1
+    if _tableau_left(H[0]) == 0:
+        stats[ST_STATES] = 1
         return 1
-    n = _gen(P[0], H[0], npiles, MID[0], DR[0], nd, PH[0], sid, area, h, g, keys, ent_t, ent_p,
-             fill_may, voluntary, zmin, MK[0], MV[0], buf_t, buf_m, vis_idx, vis_sid, vis_pl, dummy)
+    n, cache, hit = _gen(P[0], H[0], MID[0], DR[0], PH[0], deal, table, work, cache, False, count_mode == 0, MK, MV)
     nodes = 1
     if n < 0:
-        stats[0] = nodes
-        stats[2] = 3
+        stats[ST_STATES] = nodes
+        stats[ST_REASON] = R_OVERFLOW
         return -1
     if n == 0:
-        stats[0] = nodes
+        stats[ST_STATES] = nodes
         return 0
     NM[0] = n
     IX[0] = 0
     ACC[0] = 0
-    k1, k2, k3 = _key(P[0], H[0], npiles, MID[0], DR[0], PH[0], sid)
+    k1, k2, k3 = _key(P[0], H[0], MID[0], DR[0], PH[0], deal, shp)
     KEY[0, 0] = k1
     KEY[0, 1] = k2
     KEY[0, 2] = k3
+    hits = 0
+    misses = 0
     d = 0
+    v = 0
     while True:
         i = IX[d]
         done = i >= NM[d] or ACC[d] >= cap or (count_mode == 0 and ACC[d] > 0)
         if not done:
             IX[d] = i + 1
             c = d + 1
-            P[c] = P[d]
-            H[c] = H[d]
-            mid, dr, ph = _apply(P[c], H[c], npiles, MID[d], DR[d], nd, MK[d, i], MV[d, i])
+            for p in range(npiles):
+                hp = H[d, p]
+                H[c, p] = hp
+                for k in range(hp):
+                    P[c, p, k] = P[d, p, k]
+            mid, dr, ph = _apply(P[c], H[c], MID[d], DR[d], nd, MK[BASE[d] + i], MV[BASE[d] + i])
             MID[c] = mid
             DR[c] = dr
             PH[c] = ph
-            left = 0
-            for p in range(npiles):
-                left += H[c, p]
             v = -1
-            if left == 0:
+            if _tableau_left(H[c]) == 0:
                 v = 1
             else:
-                k1, k2, k3 = _key(P[c], H[c], npiles, mid, dr, ph, sid)
-                v = _memo_get(tk, tv, k1, k2, k3)
-                if v < 0 and _area_bound_fails(P[c], H[c], npiles, mid, dr, nd, sid, area):
+                k1, k2, k3 = _key(P[c], H[c], mid, dr, ph, deal, shp)
+                v = _memo_get(memo, k1, k2, k3)
+                if v < 0 and _area_bound_fails(P[c], H[c], mid, dr, deal, shp):
                     v = 0
                 if v < 0:
                     nodes += 1
                     if nodes > max_nodes:
-                        stats[0] = nodes
-                        stats[2] = 1
-                        return -1
+                        stats[ST_STATES] = nodes
+                        stats[ST_REASON] = R_NODES
+                        break
                     if (nodes & 4095) == 0 and deadline > 0:
                         with objmode(now="float64"):
                             now = _now()
                         if now > deadline:
-                            stats[0] = nodes
-                            stats[2] = 2
-                            return -1
-                    n = _gen(P[c], H[c], npiles, mid, dr, nd, ph, sid, area, h, g, keys, ent_t, ent_p,
-                             fill_may, voluntary, zmin, MK[c], MV[c], buf_t, buf_m, vis_idx, vis_sid,
-                             vis_pl, dummy)
+                            stats[ST_STATES] = nodes
+                            stats[ST_REASON] = R_TIME
+                            break
+                    b = BASE[d] + NM[d]
+                    if b + mmax > MK.shape[0]:
+                        MK2 = np.empty(2 * MK.shape[0], np.int64)
+                        MV2 = np.empty(2 * MK.shape[0], np.int64)
+                        MK2[:b] = MK[:b]
+                        MV2[:b] = MV[:b]
+                        MK = MK2
+                        MV = MV2
+                    BASE[c] = b
+                    n, cache, hit = _gen(P[c], H[c], mid, dr, ph, deal, table, work, cache, False, count_mode == 0,
+                                         MK[b:], MV[b:])
+                    if hit:
+                        hits += 1
+                    elif ph == 0:
+                        misses += 1
                     if n < 0:
-                        stats[0] = nodes
-                        stats[2] = 3
-                        return -1
+                        stats[ST_STATES] = nodes
+                        stats[ST_REASON] = R_OVERFLOW
+                        break
                     if n == 0:
                         v = 0
-                        filled = _memo_put(tk, tv, k1, k2, k3, 0, filled)
-                        if filled * 4 >= tv.shape[0] * 3 and tv.shape[0] < max_memo:
-                            tk, tv = _grow(tk, tv)
+                        filled = _memo_put(memo, k1, k2, k3, 0, filled)
+                        if filled * 4 >= memo.shape[0] * 3 and memo.shape[0] < max_memo:
+                            memo = _grow(memo)
                     else:
                         NM[c] = n
                         IX[c] = 0
@@ -443,25 +830,31 @@ def solve_kernel(piles0, hts0, nd, m0, sid, area, h, g, keys, ent_t, ent_p, fill
                         KEY[c, 1] = k2
                         KEY[c, 2] = k3
             if v >= 0:
-                if v > 0 and stats[1] == 0:
+                if v > 0 and stats[ST_LINE] == 0:
                     for q in range(c):
-                        line_k[q] = MK[q, IX[q] - 1]
-                        line_v[q] = MV[q, IX[q] - 1]
-                    stats[1] = c
+                        line_k[q] = MK[BASE[q] + IX[q] - 1]
+                        line_v[q] = MV[BASE[q] + IX[q] - 1]
+                    stats[ST_LINE] = c
                 ACC[d] = min(cap, ACC[d] + v)
             else:
                 d = c
         else:
             v = ACC[d]
             if count_mode == 1 or v == 0:
-                filled = _memo_put(tk, tv, KEY[d, 0], KEY[d, 1], KEY[d, 2], v, filled)
-                if filled * 4 >= tv.shape[0] * 3 and tv.shape[0] < max_memo:
-                    tk, tv = _grow(tk, tv)
+                filled = _memo_put(memo, KEY[d, 0], KEY[d, 1], KEY[d, 2], v, filled)
+                if filled * 4 >= memo.shape[0] * 3 and memo.shape[0] < max_memo:
+                    memo = _grow(memo)
             if d == 0:
-                stats[0] = nodes
-                return v
+                stats[ST_STATES] = nodes
+                break
             d -= 1
             ACC[d] = min(cap, ACC[d] + v)
+    stats[ST_MEMO] = filled
+    stats[ST_GEN_HITS] = hits
+    stats[ST_GEN_MISSES] = misses
+    if stats[ST_REASON] != R_DONE:
+        return -1
+    return v
 
 
 def _now() -> float:
@@ -471,44 +864,38 @@ def _now() -> float:
 
 
 @njit(cache=True)
-def playout_kernel(piles0, hts0, nd, m0, sid, area, h, g, keys, ent_t, ent_p, fill_may, voluntary, zmin,
-                   n_games, seed):
+def playout_kernel(deal, table, n_games, seed):
     """Wins out of ``n_games`` playouts that pick uniformly among the distinct moves."""
     np.random.seed(seed)
-    npiles, hmax = piles0.shape
+    piles0 = deal.piles
+    hts0 = deal.hts
+    nd = deal.nd
+    npiles = piles0.shape[0]
     nv_max = MIDDLE + npiles
     mmax = (1 << nv_max) + 2
     mk = np.zeros(mmax, np.int64)
     mv = np.zeros(mmax, np.int64)
-    buf_t = np.empty(nv_max << nv_max, np.int64)
-    buf_m = np.empty(nv_max << nv_max, np.int64)
-    vis_idx = np.empty(nv_max, np.int64)
-    vis_sid = np.empty(nv_max, np.int64)
-    vis_pl = np.empty(nv_max, np.int64)
-    dummy = np.empty(0, np.int64)
+    work = _new_work(npiles)
+    cache = _new_cache(1 << 10, 1 << 12)
     wins = 0
     mid0 = 0
-    for i in range(m0):
-        mid0 |= 1 << i
+    for i in range(deal.m0):
+        mid0 |= np.int64(1) << i
     piles = np.empty_like(piles0)
     hts = np.empty_like(hts0)
     for _ in range(n_games):
         piles[:] = piles0
         hts[:] = hts0
         mid = mid0
-        dr = m0
+        dr = deal.m0
         ph = 0
         while True:
-            left = 0
-            for p in range(npiles):
-                left += hts[p]
-            if left == 0:
+            if _tableau_left(hts) == 0:
                 wins += 1
                 break
-            n = _gen(piles, hts, npiles, mid, dr, nd, ph, sid, area, h, g, keys, ent_t, ent_p, fill_may,
-                     voluntary, zmin, mk, mv, buf_t, buf_m, vis_idx, vis_sid, vis_pl, dummy)
+            n, cache, _hit = _gen(piles, hts, mid, dr, ph, deal, table, work, cache, True, False, mk, mv)
             if n <= 0:
                 break
             j = np.random.randint(0, n)
-            mid, dr, ph = _apply(piles, hts, npiles, mid, dr, nd, mk[j], mv[j])
+            mid, dr, ph = _apply(piles, hts, mid, dr, nd, mk[j], mv[j])
     return wins

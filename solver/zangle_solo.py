@@ -2,7 +2,8 @@
 
 A solo deal (``SoloDeal``) is the whole card order: the three face-up middle cards, the draw
 pile (next card first) and the tableau piles (bottom to top). ``solve_deal`` runs a numba
-depth-first search with a memo of finished states (keyed without pile order), ordering Zangles
+depth-first search with a memo of finished states keyed up to renaming cards of the same kind
+and reordering piles (``_zangle_solo_kernel._key``) and a sound triangle cut, ordering Zangles
 that clear the most tableau cards first. It honours every solo rule option of ``ZangleOptions``
 (``fill_empty_pile``, ``voluntary_discard``, ``z_cards``; the pile count is the deal's). Limits
 (states, seconds) give ``solvable=None``: never a guessed answer. ``reference_solve`` is the plain
@@ -85,9 +86,13 @@ class SoloResult:
 
 
 class _Packed:
-    """A deal as kernel arrays: card numbers (draw sequence first), shape ids, piles."""
+    """A deal as kernel arrays (``SoloArgs``): card numbers (draw sequence first), shape ids,
+    kinds, piles."""
 
     def __init__(self, deal: SoloDeal):
+        from ..kernelargs import kernel_bundle
+        from . import _zangle_solo_kernel as K
+        from ..games.zangle.moves import card_sids
         from .zangle_finder import deck_table
 
         self.deal = deal
@@ -95,63 +100,71 @@ class _Packed:
         self.table = deck_table(deck)
         seq = list(deal.sequence)
         self.ids = seq + [c for p in deal.piles for c in p]
-        self.nd = len(seq)
-        self.m0 = len(deal.middle)
-        self.sid = np.array([self.table.sid(deck.by_id[c].shape) for c in self.ids], dtype=np.int64)
-        hmax = max([1] + [len(p) for p in deal.piles])
-        self.piles = np.full((len(deal.piles), hmax), -1, dtype=np.int64)
-        self.hts = np.array([len(p) for p in deal.piles], dtype=np.int64)
-        k = self.nd
-        for i, p in enumerate(deal.piles):
-            for j in range(len(p)):
-                self.piles[i, j] = k
-                k += 1
-        o = deal.options
-        self.flags = (o.fill_empty_pile == "may", bool(o.voluntary_discard), o.z_cards == "minimal")
         if len(self.ids) > 62:
             raise SolverError("a solo deal has at most 62 cards")
-
-    def kernel_args(self):
-        t = self.table
-        return (self.piles, self.hts, self.nd, self.m0, self.sid, t.area, t.h, t.g, t.keys, t.ent_t, t.ent_p,
-                *self.flags)
+        self.nd = len(seq)
+        sids = card_sids(deck)
+        sid = np.array([sids[c] for c in self.ids], dtype=np.int64)
+        # kinds (congruent shapes) numbered within the deal: the shape ids when they are small
+        kind = sid if len(self.table.shapes) <= 63 else np.unique(sid, return_inverse=True)[1]
+        hmax = max([1] + [len(p) for p in deal.piles])
+        piles = np.full((len(deal.piles), hmax), -1, dtype=np.int64)
+        k = self.nd
+        for i, p in enumerate(deal.piles):
+            piles[i, : len(p)] = np.arange(k, k + len(p))
+            k += len(p)
+        o = deal.options
+        flags = np.zeros(K.N_FLAGS, dtype=np.int64)
+        flags[K.F_FILL_MAY] = o.fill_empty_pile == "may"
+        flags[K.F_VOLUNTARY] = bool(o.voluntary_discard)
+        flags[K.F_ZMIN] = o.z_cards == "minimal"
+        self.args = kernel_bundle(K.SoloArgs, piles=piles, hts=[len(p) for p in deal.piles], sid=sid,
+                                  kind=np.asarray(kind).reshape(-1), carea=self.table.area[sid], flags=flags,
+                                  nd=self.nd, m0=len(deal.middle))
 
 
 _REASONS = {0: "done", 1: "node limit", 2: "time limit", 3: "move buffer overflow"}
 
 
 def solve_deal(deal: SoloDeal, *, max_states: int = 2_000_000, time_limit: float | None = None,
-               count: bool = False, line_cap: int = 100_000, playouts: int = 0, seed: int = 0) -> SoloResult:
+               count: bool = False, line_cap: int = 100_000, playouts: int = 0, seed: int = 0,
+               stats: dict | None = None) -> SoloResult:
     """Decide a solo deal: ``SoloResult`` with solvable True/False/None, one winning line (engine
     actions, checked by replaying them), states searched. ``count=True`` also counts distinct
-    winning lines up to ``line_cap`` and runs ``playouts`` random playouts (default 1000)."""
+    winning lines up to ``line_cap`` and runs ``playouts`` random playouts (default 1000).
+    ``stats``, if given, receives the kernel's counters (memo entries, move-cache hits/misses)."""
+    from ..kernelargs import kernel_bundle
     from . import _zangle_solo_kernel as K
 
     t0 = time.perf_counter()
     pk = _Packed(deal)
     max_memo = 1 << max(12, min(22, int(max_states * 2).bit_length()))  # <= 4M entries, 128 MB
     depth = pk.nd * (len(deal.piles) + 3) + 8
-    line_k = np.zeros(depth + 1, dtype=np.int64)
-    line_v = np.zeros(depth + 1, dtype=np.int64)
-    stats = np.zeros(3, dtype=np.int64)
     deadline = (time.perf_counter() + time_limit) if time_limit else 0.0
-    v = K.solve_kernel(*pk.kernel_args(), 1 if count else 0, max(1, line_cap) if count else 1,
-                       max_states, deadline, max_memo, line_k, line_v, stats)
-    res = SoloResult(None, [], int(stats[0]), 0.0, _REASONS[int(stats[2])])
-    found = int(stats[1]) > 0
+    search = kernel_bundle(K.SoloSearch, shapes={"line_k": depth + 1, "line_v": depth + 1, "stats": K.N_STATS},
+                           count_mode=1 if count else 0, cap=max(1, line_cap) if count else 1,
+                           max_nodes=max_states, max_memo=max_memo, deadline=deadline)
+    v = K.solve_kernel(pk.args, pk.table.kernel, search)
+    st = search.stats
+    res = SoloResult(None, [], int(st[K.ST_STATES]), 0.0, _REASONS[int(st[K.ST_REASON])])
+    if stats is not None:
+        stats.update(memo=int(st[K.ST_MEMO]), gen_hits=int(st[K.ST_GEN_HITS]),
+                     gen_misses=int(st[K.ST_GEN_MISSES]))
+    n_line = int(st[K.ST_LINE])
+    found = n_line > 0
     if v >= 0:
         res.solvable = v > 0
     elif found:
         res.solvable = True  # a winning line was found before the limit
     if found:
-        res.line = _to_actions(pk, line_k[: stats[1]], line_v[: stats[1]])
+        res.line = _to_actions(pk, search.line_k[:n_line], search.line_v[:n_line])
     if count:
         if v >= 0:
             res.lines = int(v)
             res.lines_capped = v >= line_cap
         n = playouts or 1000
         res.playouts = n
-        res.playout_wins = int(K.playout_kernel(*pk.kernel_args(), n, seed))
+        res.playout_wins = int(K.playout_kernel(pk.args, pk.table.kernel, n, seed))
     res.seconds = time.perf_counter() - t0
     return res
 
@@ -160,11 +173,14 @@ def playout_wins(deal: SoloDeal, n: int = 1000, seed: int = 0) -> int:
     """Wins out of ``n`` random playouts (uniform among the distinct moves of each position)."""
     from . import _zangle_solo_kernel as K
 
-    return int(K.playout_kernel(*_Packed(deal).kernel_args(), n, seed))
+    pk = _Packed(deal)
+    return int(K.playout_kernel(pk.args, pk.table.kernel, n, seed))
 
 
 def _to_actions(pk: _Packed, kinds, vals) -> list:
-    """Kernel moves -> engine Actions, replayed on a SoloGame (a mismatch is a solver bug)."""
+    """Kernel moves -> engine Actions, each played on a SoloGame, which checks it (a mismatch is
+    a solver bug). A Zangle is named as the engine lists it first among those using the same
+    cards: the largest target, then the first in table order (middle, then pile tops)."""
     from ..games.zangle.engine import Action
 
     g = pk.deal.game()
@@ -172,21 +188,43 @@ def _to_actions(pk: _Packed, kinds, vals) -> list:
     for k, v in zip(kinds.tolist(), vals.tolist()):
         if k == 0:
             used = {pk.ids[i] for i in range(len(pk.ids)) if (v >> i) & 1}
-            a = next((a for a in g.legal_actions() if a.kind == "zangle" and {a.target, *a.pieces, *a.z} == used),
-                     None)
+            a = _zangle_action(g, used)
         elif k == 1:
             a = Action("fill", src=v // 64, dst=v % 64)
         elif k == 2:
             a = Action("skip")
         else:
             a = Action("discard")
-        if a is None or a not in g.legal_actions():
-            raise SolverError(f"solo solver produced an illegal move {a} (kind {k})")
-        g.apply(a)
+        try:
+            if a is None:
+                raise RuleError("no such Zangle")
+            g.apply(a, check=k != 0)  # _zangle_action has just checked a Zangle
+        except RuleError:
+            raise SolverError(f"solo solver produced an illegal move {a} (kind {k})") from None
         out.append(a)
     if g.outcome != "win":
         raise SolverError("solo solver's line does not win")
     return out
+
+
+def _zangle_action(g, used: set):
+    """The first of the engine's legal Zangles (``g.legal_actions()`` order) that uses exactly
+    the cards ``used``, or None. Those Zangles differ only in their target (pieces and Z cards
+    follow from it), and the engine lists them by target size, largest first, then by the
+    target's place in table order, so the first legal one in that order is the answer."""
+    from ..games.zangle.engine import Action
+
+    vis = g.middle + g.tops()
+    cards = [c for c in vis if c.id in used]
+    if len(cards) != len(used):
+        return None
+    real = [c for c in cards if not c.is_z]
+    zs = tuple(c.id for c in cards if c.is_z)
+    for t in sorted(real, key=lambda c: -c.size):  # stable: table order within a size
+        a = Action("zangle", t.id, tuple(c.id for c in real if c is not t), zs)
+        if g._is_legal(a):
+            return a
+    return None
 
 
 def check_line(deal: SoloDeal, line: Sequence) -> bool:

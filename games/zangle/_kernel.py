@@ -2,13 +2,45 @@
 
 Shape ids index ``area``/``h``/``g``; id 0 (area 0) is a Z card. ``keys`` is the sorted array of
 ``g[target] + sum(h[piece])`` (wrapping int64) over the tiling table's entries; ``ent_t`` and
-``ent_p`` (sorted piece ids, -1 padded) let a hash hit be verified exactly.
+``ent_p`` (sorted piece ids, -1 padded) let a hash hit be verified exactly. A tiling table
+reaches the kernels as one ``ZTable`` bundle and their outputs as one ``ZOut`` bundle (both made
+by ``tanglekit.kernelargs.kernel_bundle``).
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
+
+
+class ZTable(NamedTuple):
+    """A tiling table as kernel arrays (``TilingTable.kernel``)."""
+
+    area: np.ndarray  # triangles of each shape id (0: Z card)
+    h: np.ndarray  # random 64-bit hash of a shape as a piece
+    g: np.ndarray  # random 64-bit hash of a shape as a target
+    keys: np.ndarray  # sorted g[target] + sum(h[piece]) of every table entry
+    ent_t: np.ndarray  # target shape of each entry
+    ent_p: np.ndarray  # (entries, most pieces): sorted piece shapes of each entry, -1 padded
+
+
+class ZScratch(NamedTuple):
+    """Scratch arrays of one search: candidate pieces, the pieces chosen, their shapes."""
+
+    cand: np.ndarray
+    chosen: np.ndarray
+    tmp: np.ndarray
+
+
+class ZOut(NamedTuple):
+    """Where a search writes the Zangles it finds: target position, piece bitmask and (batch
+    searches) the deal index; its length is the buffer's capacity."""
+
+    t: np.ndarray
+    m: np.ndarray
+    d: np.ndarray
 
 
 @njit(cache=True)
@@ -50,11 +82,34 @@ def _lookup(key, target, chosen_sids, k, keys, ent_t, ent_p):
 
 
 @njit(cache=True)
-def _search(sids, places, area, h, g, keys, ent_t, ent_p, out_t, out_m, start, deal, out_d, best):
-    """Append every valid (target, piece mask) of one table to the outputs from ``start``.
+def _search(sids, places, table, out, start, deal, best):
+    """Append every valid (target, piece mask) of one table (``ZTable``) to ``out`` (``ZOut``)
+    from ``start``; ``deal >= 0`` is also written to ``out.d``.
 
-    Returns the new count (which may exceed the buffers: the caller then retries larger).
+    Returns the new count (which may exceed the buffers: the caller then retries larger) and the
+    most cards in one Zangle (at least ``best``).
     """
+    return _search_in(sids, places, table, out, start, deal, best, new_scratch(sids.shape[0]))
+
+
+@njit(cache=True)
+def new_scratch(n):
+    """``ZScratch`` for tables of up to ``n`` cards."""
+    return ZScratch(np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64))
+
+
+@njit(cache=True)
+def _search_in(sids, places, table, out, start, deal, best, scratch):
+    """``_search`` with its scratch arrays given (``ZScratch`` for at least ``len(sids)`` cards)."""
+    cand = scratch.cand
+    chosen = scratch.chosen
+    tmp = scratch.tmp
+    area = table.area
+    h = table.h
+    g = table.g
+    out_t = out.t
+    out_m = out.m
+    out_d = out.d
     n = sids.shape[0]
     nz = 0
     zmid = False
@@ -74,9 +129,6 @@ def _search(sids, places, area, h, g, keys, ent_t, ent_p, out_t, out_m, start, d
                 zown = True
     cap = out_t.shape[0]
     cnt = start
-    cand = np.empty(n, np.int64)
-    chosen = np.empty(n, np.int64)
-    tmp = np.empty(n, np.int64)
     for t in range(n):
         st = sids[t]
         A = area[st]
@@ -111,7 +163,7 @@ def _search(sids, places, area, h, g, keys, ent_t, ent_p, out_t, out_m, start, d
                         ):
                             for q in range(k):
                                 tmp[q] = sids[cand[chosen[q]]]
-                            if _lookup(hs, st, tmp, k, keys, ent_t, ent_p):
+                            if _lookup(hs, st, tmp, k, table.keys, table.ent_t, table.ent_p):
                                 if cnt < cap:
                                     out_t[cnt] = t
                                     out_m[cnt] = mask
@@ -142,21 +194,21 @@ def _search(sids, places, area, h, g, keys, ent_t, ent_p, out_t, out_m, start, d
 
 
 @njit(cache=True)
-def table_zangles(sids, places, area, h, g, keys, ent_t, ent_p, out_t, out_m):
-    """Every valid Zangle of one table as (target position, piece bitmask); returns the count."""
-    dummy = np.empty(0, np.int64)
-    cnt, _ = _search(sids, places, area, h, g, keys, ent_t, ent_p, out_t, out_m, 0, -1, dummy, 0)
+def table_zangles(sids, places, table, out):
+    """Every valid Zangle of one table as (target position, piece bitmask) into ``out``; returns
+    the count."""
+    cnt, _ = _search(sids, places, table, out, 0, -1, 0)
     return cnt
 
 
 @njit(cache=True)
-def batch_zangles(deals, places, area, h, g, keys, ent_t, ent_p, counts, best, out_d, out_t, out_m):
-    """``table_zangles`` over many deals of one layout; fills counts/best, returns the total."""
+def batch_zangles(deals, places, table, counts, best, out):
+    """``table_zangles`` over many deals of one layout (rows of ``deals``); fills counts/best,
+    writes (deal, target, mask) into ``out`` and returns the total."""
     total = 0
     for d in range(deals.shape[0]):
         before = total
-        total, b = _search(deals[d], places, area, h, g, keys, ent_t, ent_p, out_t, out_m, total, d,
-                           out_d, 0)
+        total, b = _search(deals[d], places, table, out, total, d, 0)
         counts[d] = total - before
         best[d] = b
     return total

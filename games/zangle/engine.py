@@ -174,19 +174,24 @@ class GameState:
     def returns(self) -> list[float]:
         raise NotImplementedError
 
+    def _is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is one of ``legal_actions()`` (a game may answer without listing them)."""
+        return action in self.legal_actions()
+
     # -- shared --------------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         if self._legal_cache is None:
             self._legal_cache = [] if self.is_terminal() else self._legal_actions()
         return list(self._legal_cache)
 
-    def apply(self, action: Action | dict) -> None:
-        """Play ``action`` for the current player; RuleError if it is not legal now."""
+    def apply(self, action: Action | dict, check: bool = True) -> None:
+        """Play ``action`` for the current player; RuleError if it is not legal now.
+        ``check=False`` skips the legality test, for a caller that has just made it."""
         if isinstance(action, dict):
             action = Action.from_json(action)
         if self.is_terminal():
             raise RuleError("the game is over")
-        if action not in self.legal_actions():
+        if check and not self._is_legal(action):
             raise RuleError(f"illegal action now: {action}")
         player = self.current_player()
         self._apply(action)

@@ -262,6 +262,18 @@ class TilingTable:
                 ent_p[r, : len(ms)] = ms
         order = np.argsort(keys, kind="stable")
         self.keys, self.ent_t, self.ent_p = keys[order], ent_t[order], ent_p[order]
+        self._kernel = None
+
+    @property
+    def kernel(self):
+        """The table as the kernels' ``ZTable`` bundle (made once)."""
+        if self._kernel is None:
+            from ...kernelargs import kernel_bundle
+            from ._kernel import ZTable
+
+            self._kernel = kernel_bundle(ZTable, area=self.area, h=self.h, g=self.g, keys=self.keys,
+                                         ent_t=self.ent_t, ent_p=self.ent_p)
+        return self._kernel
 
     # -- disk cache ------------------------------------------------------------------------
     def _cache_file(self, cache_dir) -> Path | None:
@@ -307,7 +319,10 @@ class TilingTable:
             raise ShapeError(f"shape {list(shape.cells)} is not in this tiling table") from None
 
     def tiles(self, target: int, pieces: Iterable[int]) -> bool:
-        return tuple(sorted(pieces)) in set(self.entries.get(target, ()))
+        sets = self.__dict__.get("_entry_sets")
+        if sets is None:
+            sets = self._entry_sets = {t: set(v) for t, v in self.entries.items()}
+        return tuple(sorted(pieces)) in sets.get(target, ())
 
 
 _KEY_CACHE: dict[Polyform, tuple] = {}
@@ -337,12 +352,25 @@ def tiling_table(shapes: Iterable[Polyform], cache_dir: str | Path | None = None
     return t
 
 
+_DECK_TABLES: dict[int, tuple] = {}
+
+
 def deck_table(deck=None, extra: Iterable[Polyform] = (), cache_dir=None) -> TilingTable:
     """Tiling table of a deck's shapes (default deck if None) plus ``extra`` shapes."""
     from .cards import default_deck
 
     deck = deck or default_deck()
-    return tiling_table(list(deck.shapes) + list(extra), cache_dir)
+    extra = list(extra)
+    if extra or cache_dir is not None:
+        return tiling_table(list(deck.shapes) + extra, cache_dir)
+    hit = _DECK_TABLES.get(id(deck))
+    if hit is not None and hit[0] is deck:
+        return hit[1]
+    table = tiling_table(list(deck.shapes), cache_dir)
+    if len(_DECK_TABLES) > 64:
+        _DECK_TABLES.clear()
+    _DECK_TABLES[id(deck)] = (deck, table)  # the deck is kept, so its id is not reused
+    return table
 
 
 # --------------------------------------------------------------------------------------------
@@ -375,22 +403,79 @@ def _shape_of(card) -> Polyform | None:
     raise ShapeError(f"not a Zangle card: {card!r}")
 
 
+_OUT: list = []  # the ZOut buffer raw_zangles reuses
+
+
 def raw_zangles(
     sids: np.ndarray, places: np.ndarray, table: TilingTable, cap: int = 4096
 ) -> tuple[np.ndarray, np.ndarray]:
     """Kernel call for one table: (target position, piece bitmask) of every valid Zangle."""
+    from ...kernelargs import kernel_bundle
+    from ._kernel import ZOut
+
     one, _ = _kernels()
     n = len(sids)
     if n > MAX_CARDS:
         raise SolverError(f"at most {MAX_CARDS} cards on a table, got {n}")
     while True:
-        out_t = np.empty(cap, dtype=np.int64)
-        out_m = np.empty(cap, dtype=np.int64)
-        cnt = one(sids, places, table.area, table.h, table.g, table.keys, table.ent_t, table.ent_p,
-                  out_t, out_m)
-        if cnt <= cap:
-            return out_t[:cnt], out_m[:cnt]
+        if _OUT and len(_OUT[0].t) >= cap:
+            out = _OUT[0]
+        else:
+            out = kernel_bundle(ZOut, shapes={"t": cap, "m": cap, "d": 0})
+            _OUT[:] = [out]
+        cnt = one(sids, places, table.kernel, out)
+        if cnt <= len(out.t):
+            return out.t[:cnt].copy(), out.m[:cnt].copy()
         cap = int(cnt)
+
+
+def has_zangle(cards: Sequence, n_middle: int, deck=None) -> bool:
+    """Whether the table (``cards``: the middle's ``n_middle`` cards first, then own cards) holds
+    a valid Zangle (RULES.md rules 1-3): ``find_zangles`` would list one."""
+    if not n_middle or n_middle == len(cards):
+        return False
+    table = deck_table(deck)
+    shapes = [_shape_of(c) for c in cards]
+    try:
+        sids = np.array([table.sid(s) for s in shapes], dtype=np.int64)
+    except ShapeError:
+        table = tiling_table(list(table.shapes[1:]) + [s for s in shapes if s is not None])
+        sids = np.array([table.sid(s) for s in shapes], dtype=np.int64)
+    places = np.zeros(len(cards), dtype=np.int64)
+    places[n_middle:] = 1
+    return len(raw_zangles(sids, places, table)[0]) > 0
+
+
+_DECK_SIDS: dict[int, tuple] = {}
+
+
+def card_sids(deck=None) -> dict:
+    """Shape id in ``deck_table(deck)`` of every card id of the deck (made once per deck)."""
+    hit = _DECK_SIDS.get(id(deck))
+    if hit is None or hit[0] is not deck:
+        table = deck_table(deck)
+        from .cards import default_deck
+
+        d = deck or default_deck()
+        if len(_DECK_SIDS) > 64:
+            _DECK_SIDS.clear()
+        hit = _DECK_SIDS[id(deck)] = (deck, {c.id: table.sid(c.shape) for c in d.cards}, table)
+    return hit[1]
+
+
+def deck_tiles(deck, target, pieces: Sequence, sids: dict | None = None) -> bool:
+    """Whether the cards ``pieces`` tile the card ``target`` (rule 1): the deck's tiling table,
+    or a tiling search for shapes outside it. ``sids``: ``card_sids(deck)``, for deck cards."""
+    if sids is not None:
+        try:
+            return _DECK_SIDS[id(deck)][2].tiles(sids[target.id], [sids[p.id] for p in pieces])
+        except (KeyError, AttributeError):
+            pass
+    table = deck_table(deck)
+    try:
+        return table.tiles(table.sid(_shape_of(target)), [table.sid(_shape_of(p)) for p in pieces])
+    except ShapeError:
+        return tile_shape(_shape_of(target), [_shape_of(p) for p in pieces]) is not None
 
 
 def find_zangles(
@@ -429,7 +514,7 @@ def find_zangles(
     raw = []
     for t, m in zip(ts.tolist(), ms.tolist()):
         pieces = tuple(i for i in range(len(shapes)) if (m >> i) & 1)
-        zs = _choose_z(t, pieces, zpos, places, opts.z_cards)
+        zs = choose_z(t, pieces, zpos, places, opts.z_cards)
         # same order as Zangle.rank_key: positions already sort middle before own
         raw.append(((-len(pieces) - len(zs), -int(area[sids[t]]), t, pieces, tuple(zs)), t, pieces, zs))
     raw.sort(key=lambda r: r[0])
@@ -453,7 +538,7 @@ def find_zangles(
     return out
 
 
-def _choose_z(t: int, pieces: Sequence[int], zpos: list[int], places, mode: str) -> list[int]:
+def choose_z(t: int, pieces: Sequence[int], zpos: list[int], places, mode: str) -> list[int]:
     """Z cards a Zangle reports: all of them, or the fewest that satisfy rules 2 and 3."""
     if mode == "all" or not zpos:
         return list(zpos)
@@ -464,6 +549,9 @@ def _choose_z(t: int, pieces: Sequence[int], zpos: list[int], places, mode: str)
     if len(pieces) == 1:
         return [zpos[0]]
     return []
+
+
+_choose_z = choose_z  # the earlier name
 
 
 def batch_zangles(
@@ -481,16 +569,16 @@ def batch_zangles(
         raise SolverError(f"at most {MAX_CARDS} cards on a table, got {sids.shape[1]}")
     if cap is None:
         cap = max(1 << 16, 4 * sids.shape[1] ** 2 * len(sids))
+    from ...kernelargs import kernel_bundle
+    from ._kernel import ZOut
+
     while True:
         counts = np.zeros(len(sids), dtype=np.int64)
         best = np.zeros(len(sids), dtype=np.int64)
-        od = np.empty(cap, dtype=np.int64)
-        ot = np.empty(cap, dtype=np.int64)
-        om = np.empty(cap, dtype=np.int64)
-        total = many(sids, places, table.area, table.h, table.g, table.keys, table.ent_t,
-                     table.ent_p, counts, best, od, ot, om)
+        out = kernel_bundle(ZOut, shapes={"t": cap, "m": cap, "d": cap})
+        total = many(sids, places, table.kernel, counts, best, out)
         if total <= cap:
-            return counts, best, od[:total], ot[:total], om[:total]
+            return counts, best, out.d[:total], out.t[:total], out.m[:total]
         cap = int(total)
 
 
@@ -506,9 +594,13 @@ __all__ = [
     "TilingTable",
     "Zangle",
     "batch_zangles",
+    "card_sids",
+    "choose_z",
     "deck_sids",
+    "deck_tiles",
     "deck_table",
     "find_zangles",
+    "has_zangle",
     "raw_zangles",
     "resolve_engine",
     "tile_shape",

@@ -86,6 +86,10 @@ class SoloGame(GameState):
         srcs = [i for i, p in enumerate(self.piles) if len(p) >= 2]
         return [Action("fill", src=s, dst=d) for d in empty for s in srcs]
 
+    def _can_fill(self) -> bool:
+        """Whether ``_fill_moves()`` has a move: an empty pile and a pile of two or more cards."""
+        return any(not p for p in self.piles) and any(len(p) >= 2 for p in self.piles)
+
     # -- state machine ---------------------------------------------------------------------
     def current_player(self) -> int:
         return TERMINAL if self.is_terminal() else 0
@@ -95,6 +99,71 @@ class SoloGame(GameState):
 
     def returns(self) -> list[float]:
         return [1.0 if self.outcome == "win" else 0.0]
+
+    def _is_legal(self, a: Action) -> bool:
+        """``a in self.legal_actions()`` without listing every Zangle: a Zangle is checked on its
+        own (the finder's rules and its order of pieces and Z cards), a discard needs only to
+        know whether some Zangle exists."""
+        if self._legal_cache is not None or not isinstance(a, Action):
+            return a in self.legal_actions()
+        if self.is_terminal():
+            return False
+        if self.phase == "fill":
+            if a.kind in ("zangle", "discard"):
+                return False
+            return a in self.legal_actions()  # a handful of fills, no search
+        if a.kind == "zangle":
+            return self._zangle_legal(a)
+        if a.kind == "discard":
+            return a == Action("discard") and bool(self.draw) and (
+                bool(self.options.voluntary_discard) or not self._has_zangle())
+        return False
+
+    def _has_zangle(self) -> bool:
+        """Whether some Zangle is legal now (the finder's kernel, no actions built)."""
+        if self._zangles is not None:
+            return bool(self._zangles)
+        from .moves import has_zangle
+
+        tops = self.tops()
+        return bool(self.middle) and bool(tops) and has_zangle(self.middle + tops, len(self.middle), self.deck)
+
+    def _zangle_legal(self, a: Action) -> bool:
+        """Whether the Zangle action ``a`` is listed by ``zangles()``: the finder lists, for each
+        valid target and piece set (RULES.md rules 1-3, Z cards of both places counting for rule
+        3), the pieces in table order (middle, then pile tops) and the Z cards ``choose_z``
+        picks."""
+        from .moves import card_sids, choose_z, deck_tiles
+
+        vis = self.middle + [p[-1] for p in self.piles if p]
+        nm = len(self.middle)
+        t = -1
+        pcs = []
+        pieces = a.pieces
+        try:
+            for i, c in enumerate(vis):
+                if c.id == a.target:
+                    t = i
+                elif c.id in pieces:
+                    pcs.append(i)
+        except TypeError:  # unhashable names
+            return False
+        if t < 0 or len(pcs) != len(pieces) or not pcs or not nm or nm == len(vis):
+            return False
+        if vis[t].is_z or any(vis[i].is_z for i in pcs) or tuple(vis[i].id for i in pcs) != tuple(pieces):
+            return False  # a Z card is never a target or piece; pieces come in table order, once each
+        zpos = [i for i, c in enumerate(vis) if c.is_z]
+        if len(pcs) < 2 and not zpos:
+            return False
+        places = [0] * nm + [1] * (len(vis) - nm)
+        have = {places[t], *(places[i] for i in pcs), *(places[z] for z in zpos)}
+        if have != {0, 1}:
+            return False
+        sids = card_sids(self.deck)
+        if not deck_tiles(self.deck, vis[t], [vis[i] for i in pcs], sids):
+            return False
+        zs = choose_z(t, pcs, zpos, places, self.options.z_cards)
+        return a == Action("zangle", a.target, tuple(pieces), tuple(vis[i].id for i in zs))
 
     def _legal_actions(self) -> list[Action]:
         if self.phase == "fill":
@@ -116,11 +185,11 @@ class SoloGame(GameState):
                     self.won.append(p.pop())
             while len(self.middle) < MIDDLE and self.draw:
                 self.middle.append(self.draw.pop(0))
-            if self.options.fill_empty_pile in ("must", "may") and self._fill_moves():
+            if self.options.fill_empty_pile in ("must", "may") and self._can_fill():
                 self.phase = "fill"
         elif a.kind == "fill":
             self.piles[a.dst].append(self.piles[a.src].pop())
-            if not self._fill_moves():
+            if not self._can_fill():
                 self.phase = "play"
         elif a.kind == "skip":
             self.phase = "play"
@@ -136,7 +205,7 @@ class SoloGame(GameState):
         """Decide win / loss after every change."""
         if self.tableau_left() == 0:
             self.outcome = "win"
-        elif self.phase == "play" and not self.zangles() and not self.draw:
+        elif self.phase == "play" and not self.draw and not self._has_zangle():
             self.outcome = "loss"
 
     def to_json(self) -> dict:

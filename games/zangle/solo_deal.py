@@ -164,7 +164,7 @@ class SoloDeal:
     def describe(self) -> str:
         """The description part of the descriptive ID: deck positions, base 36, 2 digits each;
         groups middle, draw, then each pile bottom..top, separated by '.'."""
-        pos = {c.id: i for i, c in enumerate(self.deck.cards)}
+        pos = _deck_positions(self.deck)
         if len(pos) > 36 * 36:
             raise FormatError(f"deck {short(self.deck.name)} has more than {36 * 36} cards: no descriptive ID")
 
@@ -175,6 +175,19 @@ class SoloDeal:
 
     def share_id(self, grade: str | None = None) -> str:
         return f"{self.params(grade)}:{self.describe()}"
+
+
+_POSITIONS: dict[int, tuple] = {}
+
+
+def _deck_positions(deck) -> dict:
+    """Card id -> position in the deck (made once per deck; the deck is kept, so its id is not reused)."""
+    hit = _POSITIONS.get(id(deck))
+    if hit is None or hit[0] is not deck:
+        if len(_POSITIONS) > 64:
+            _POSITIONS.clear()
+        hit = _POSITIONS[id(deck)] = (deck, {c.id: i for i, c in enumerate(deck.cards)})
+    return hit[1]
 
 
 def id_params(options, grade: str | None = None, deck=None) -> str:
