@@ -84,10 +84,14 @@ def solve_cmd(
     board: Optional[str] = typer.Option(None, "--board", "-b", help=BOARD_HELP),
     opening: Optional[str] = typer.Option(None, "--opening", help=OPENING_HELP),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds; past it the value is 'unknown' (0: stop at once)."),
-    proof: Optional[Path] = typer.Option(None, "--proof", help="Write a proof tree (JSON) for a win or loss."),
+    proof: Optional[Path] = typer.Option(None, "--proof", help="Write a certificate (JSON, .gz to compress) of the value: "
+                                         "a win (the shortest, when plies are exact) or a draw."),
     method: str = typer.Option("auto", "--method", help="auto (iterative deepening, then df-pn when it runs long), id "
-                               "(exact plies) or pns (df-pn: value only, plies null)."),
+                               "(exact plies), pns (df-pn: value only, plies null) or shortest (df-pn, then the "
+                               "exact plies by df-pn with a counter limit)."),
     option: Optional[List[str]] = typer.Option(None, "--option", help="Rule option NAME=VALUE (board, opening, max_counters)."),
+    workers: int = typer.Option(1, "--workers", help="Processes for df-pn: 2 shares the root's moves out over two "
+                                "forked processes (pays on empty boards, not on short searches)."),
     json_out: bool = typer.Option(False, "--json", help="Print {value, best_move, plies, nodes, complete, ...} as JSON."),
     batch: Optional[str] = typer.Option(None, "--batch", help="Many positions: FILE or - with one position, ID, file or JSON position a line; JSON lines out."),
 ) -> None:
@@ -103,15 +107,17 @@ def solve_cmd(
     from .solver.qango_solve import QangoSolver, SolveResult
 
     deadline = Deadline(_time_limit(time_limit))
-    if method not in ("auto", "id", "pns"):
-        raise UsageError(f"unknown --method {method[:40]!r} (auto, id or pns)")
+    if method not in ("auto", "id", "pns", "shortest"):
+        raise UsageError(f"unknown --method {method[:40]!r} (auto, id, pns or shortest)")
     b0, opening, max_c = _board_rules(board, opening, option)
     pos, _, opening = _position(position, b0, opening, max_c)
     if deadline.seconds == 0 or deadline.expired():  # stop at once: nothing searched, value unknown
         res = SolveResult("unknown", None, None, 0, deadline.elapsed(), pos.board)
     else:
         solver = QangoSolver(pos.board, pos.allowed_first)
-        res = solver.solve(pos, time_limit=deadline.remaining(), method=method)
+        from .limits import check_workers
+
+        res = solver.solve(pos, time_limit=deadline.remaining(), method=method, workers=check_workers(workers))
     if proof is not None:
         if res.value in ("win", "loss", "draw"):
             import json
@@ -251,13 +257,10 @@ def table_cmd(
         print_json(rows)
         return
     for r in rows:
-        plies = r["plies"] if r["plies"] is not None else (
-            "> {} and <= {}".format(*r["plies_bounds"]) if r.get("plies_bounds") and r["plies_bounds"][1]
-            else "> {}".format(r["plies_bounds"][0]) if r.get("plies_bounds") else "-")
-        cert = f"{r['proof']} ({r['proof_bytes']} bytes)" if r.get("proof") else "-"
-        typer.echo(f"{r['board']:>6} {r['opening']:<16} {r['value']:<5} plies {plies}; proof {cert}")
-        for side, v in (r.get("no_win") or {}).items():
-            typer.echo(f"         {side} cannot force a win: proof {v['proof']} ({v['proof_bytes']} bytes)")
+        value = f"win in {r['plies']} (shortest)" if r["value"] == "win" else r["value"]
+        cert = f"{r['proof']} ({r['proof_bytes']:,} bytes, {r['checker_nodes']:,} positions)" if r.get("proof") else "-"
+        typer.echo(f"{r['board']:>6} {r['opening']:<16} {value:<20} first [{r['first_move'][0]},{r['first_move'][1]}]; "
+                   f"certificate {cert}")
         for fm in r.get("first_moves") or []:
             cells = " ".join("[{},{}]".format(*c) for c in fm["cells"])
             extra = f" in {fm['plies']}" if fm.get("plies") else ""

@@ -8,6 +8,7 @@ Run: python -m tanglekit.benchmarks.qango [--quick] [--time-limit S]; prints a M
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import time
 
@@ -23,9 +24,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--quick", action="store_true", help="fewer positions and short limits, for a fast look")
     ap.add_argument("--time-limit", type=float, default=None, help="seconds per empty board (default 60, quick 10)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--split", action="store_true",
+                    help="only the parallel root split of df-pn: one process against two")
+    ap.add_argument("--rows", action="store_true",
+                    help="only the solved-values table: value and shortest win of every board and opening by df-pn")
     ap.add_argument("--dfpn-steps", action="store_true",
                     help="only the df-pn steps table: the oracle in Python or in the kernel, dead cells, holds")
     args = ap.parse_args(argv)
+    if args.rows:
+        return rows_table()
+    if args.split:
+        return split_table()
     if args.dfpn_steps:
         return dfpn_steps(args.time_limit or (20.0 if args.quick else 120.0), args.seed, args.quick)
 
@@ -95,6 +104,80 @@ def main(argv: list[str] | None = None) -> None:
     print("|---|---|---|---|---|---|---|")
     for r in rows:
         print(r)
+
+
+def rows_table() -> None:
+    """Every empty board and opening with the default df-pn: the value (can X force a win? can O?),
+    and for a win the two bounded searches that fix the shortest win L (a win within L plies, none
+    within L - 2); CPU seconds on one core. The rows of ``qango table``."""
+    from dataclasses import replace
+
+    from ..games.qango import Position, load_board
+    from ..solver.qango_solve import QangoSolver
+    from ..solver.qango_table import ROWS
+
+    b6 = load_board("6")
+    QangoSolver(b6, None).solve_pns(Position(b6))  # compile / load outside the timing
+    print("| board | opening | value | shortest win | can X win? CPU s (expansions) | can O win? CPU s | "
+          "win within L: CPU s | none within L-2: CPU s |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
+    for row in ROWS:
+        b = load_board(row["board"])
+        first = b.opening_cells(row["opening"])
+        cells = []
+        for att in ("X", "O"):
+            s = QangoSolver(b, first)
+            c0 = time.process_time()
+            won = s.prove(0, 0, att == "X")
+            cells.append((won, time.process_time() - c0, int(s.stats[s.K.ST_EXPANSIONS])))
+            if won:
+                break
+        xs = f"{'yes' if cells[0][0] else 'no'} {cells[0][1]:.2f} ({cells[0][2]:,})"
+        os_ = "-" if len(cells) < 2 else f"{'yes' if cells[1][0] else 'no'} {cells[1][1]:.2f} ({cells[1][2]:,})"
+        value = "win" if cells[0][0] else "loss" if len(cells) > 1 and cells[1][0] else "draw"
+        bounded = ["-", "-"]
+        if value == "win":
+            for k, r in enumerate((row["plies"], row["plies"] - 2)):
+                s = QangoSolver(replace(b, max_counters=r), first)
+                c0 = time.process_time()
+                won = s.prove(0, 0, True)
+                bounded[k] = f"{'yes' if won else 'no'} {time.process_time() - c0:.2f}"
+        print(f"| {b.title} | {row['opening']} | {value} | {row['plies'] or '-'} | {xs} | {os_} | {bounded[0]} | "
+              f"{bounded[1]} |", flush=True)
+
+
+def split_table() -> None:
+    """df-pn on one core and with the root (or, for a single class of first counters, the first
+    reply) shared out over two forked processes: wall seconds and CPU seconds of all processes."""
+    import resource
+
+    from ..games.qango import Position, load_board
+    from ..solver.qango_solve import QangoSolver
+
+    def cpu():
+        a, b = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return a.ru_utime + a.ru_stime + b.ru_utime + b.ru_stime
+
+    b6 = load_board("6")
+    QangoSolver(b6, None).solve_pns(Position(b6))  # compile / load outside the timing
+    print(f"Load average at the start: {os.getloadavg()[0]:.1f} (2 cores; a loaded machine hides the speed-up).")
+    print()
+    print("| root | question | answer | 1 process: wall s | CPU s | 2 processes: wall s | CPU s | wall speed-up |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
+    for bname, opening, att in [("6", "tournament", "X"), ("7plus", "tournament", "X"), ("6", "tournament", "O"),
+                                ("7", "professionals-1", "X"), ("7plus", "edges", "X")]:
+        b = load_board(bname)
+        first = b.opening_cells(opening)
+        cells = []
+        for w in (1, 2):
+            s = QangoSolver(b, first)
+            w0, c0 = time.perf_counter(), cpu()
+            ans = s.prove_split(0, 0, att == "X", w)
+            cells.append((ans, time.perf_counter() - w0, cpu() - c0))
+        (a1, w1, c1), (a2, w2, c2) = cells
+        assert a1 == a2
+        print(f"| {b.title} {opening} | can {att} force a win? | {'yes' if a1 else 'no'} | {w1:.2f} | {c1:.2f} | "
+              f"{w2:.2f} | {c2:.2f} | {w1 / w2:.2f}x |", flush=True)
 
 
 STEPS = [  # (label, oracle inside the kernel, dead-cell pruning, pair tries of the holds test)

@@ -49,14 +49,14 @@ def options_from_dict(cls: type[T], data: dict | None, game: str) -> T:
 # One base for every game's rule options: declared once, validated once, documented once.
 # --------------------------------------------------------------------------------------------
 def option(default: Any, doc: str, *, choices: tuple | None = None, minimum: int | None = None,
-           maximum: int | None = None, rulebook: bool = True):
+           maximum: int | None = None, rulebook: bool = True, shown: str | None = None):
     """A rule-option field: its default, a one-line meaning for the docs table, the allowed
     values (``choices``) or range, and whether it is a reading of the rulebook (``rulebook``) or
-    a safety cap of ours."""
+    a safety cap of ours; ``shown``: the default as the docs table writes it, when not the value."""
     from dataclasses import field
 
     return field(default=default, metadata={"doc": doc, "choices": choices, "minimum": minimum,
-                                             "maximum": maximum, "rulebook": rulebook})
+                                             "maximum": maximum, "rulebook": rulebook, "shown": shown})
 
 
 class RuleOptions:
@@ -111,7 +111,7 @@ class RuleOptions:
         for f in fields(cls):
             if "doc" in f.metadata:
                 d = f.default
-                shown = ("on" if d else "off") if isinstance(d, bool) else str(d)
+                shown = f.metadata.get("shown") or (("on" if d else "off") if isinstance(d, bool) else str(d))
                 rows.append((cls.GAME, f.name, shown, f.metadata["doc"]))
         return rows
 

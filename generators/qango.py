@@ -576,34 +576,31 @@ def _colour_triples(triples, w: int, rng: random.Random, n_colours: int = 5) -> 
             if nb in owner and owner[nb] != k and (d == w or nb % w != 0):
                 edges.add((min(k, owner[nb]), max(k, owner[nb])))
     n = len(triples)
-    try:
-        from ortools.sat.python import cp_model
+    from ortools.sat.python import cp_model
 
-        m = cp_model.CpModel()
-        col = [m.NewIntVar(0, n_colours - 1, f"c{k}") for k in range(n)]
-        for a, b in edges:
-            m.Add(col[a] != col[b])
-        lo, hi = n // n_colours, -(-n // n_colours)
-        for v in range(n_colours):
-            bs = []
-            for k in range(n):
-                bk = m.NewBoolVar("")
-                m.Add(col[k] == v).OnlyEnforceIf(bk)
-                m.Add(col[k] != v).OnlyEnforceIf(bk.Not())
-                bs.append(bk)
-            m.Add(sum(bs) >= lo)
-            m.Add(sum(bs) <= hi)
-        # random tie-break objective so different seeds give different colourings
-        w8 = [rng.randint(0, 9) for _ in range(n)]
-        m.Minimize(sum(w8[k] * col[k] for k in range(n)))
-        s = cp_model.CpSolver()
-        s.parameters.num_workers = 1
-        s.parameters.max_time_in_seconds = 5.0
-        s.parameters.random_seed = rng.randint(0, 1 << 20)
-        if s.Solve(m) in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return [int(s.Value(c)) for c in col]
-    except ImportError:  # pragma: no cover - ortools is a dependency, the fallback keeps it optional
-        pass
+    m = cp_model.CpModel()
+    col = [m.NewIntVar(0, n_colours - 1, f"c{k}") for k in range(n)]
+    for a, b in edges:
+        m.Add(col[a] != col[b])
+    lo, hi = n // n_colours, -(-n // n_colours)
+    for v in range(n_colours):
+        bs = []
+        for k in range(n):
+            bk = m.NewBoolVar("")
+            m.Add(col[k] == v).OnlyEnforceIf(bk)
+            m.Add(col[k] != v).OnlyEnforceIf(bk.Not())
+            bs.append(bk)
+        m.Add(sum(bs) >= lo)
+        m.Add(sum(bs) <= hi)
+    # random tie-break objective so different seeds give different colourings
+    w8 = [rng.randint(0, 9) for _ in range(n)]
+    m.Minimize(sum(w8[k] * col[k] for k in range(n)))
+    s = cp_model.CpSolver()
+    s.parameters.num_workers = 1
+    s.parameters.max_time_in_seconds = 5.0
+    s.parameters.random_seed = rng.randint(0, 1 << 20)
+    if s.Solve(m) in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return [int(s.Value(c)) for c in col]
     colours = [-1] * n
     for k in range(n):
         used = {colours[b] for a, b in edges if a == k} | {colours[a] for a, b in edges if b == k}

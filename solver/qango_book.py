@@ -129,6 +129,7 @@ def book_move(pos: Position, budget: int = 200_000):
     table) or "hold" (from a no-win table: after it the other side still cannot force a win)."""
     board = pos.board
     perms = [list(p) for p in board.symmetries]
+    found = []
     for name in _proof_names(board, pos.allowed_first):
         try:
             doc = _load(name)
@@ -143,7 +144,9 @@ def book_move(pos: Position, budget: int = 200_000):
             if pos.to_move == owner:
                 e = _entry(table, pos, perms)
                 if isinstance(e, int) and pos._legal(e):
-                    return e, kind
+                    if kind == "win":
+                        return e, kind  # a certified win is the best a table can say
+                    found.append((e, kind))
             elif kind == "win":
                 left = [budget]
                 best = None
@@ -158,5 +161,6 @@ def book_move(pos: Position, budget: int = 200_000):
                     if best is None or n > best[1]:
                         best = (m, n)
                 if best is not None:
-                    return best[0], "loss"
-    return None
+                    found.append((best[0], "loss"))
+    rank = {"hold": 0, "loss": 1}
+    return min(found, key=lambda f: rank[f[1]]) if found else None

@@ -14,7 +14,7 @@ import numpy as np
 from ..errors import SolverError
 from ..games.qango.position import Position, popcount
 from ..games.qango.proof import canonical, forced_move, holds, out_of_time, table_key
-from .qango_solve import QangoSolver
+from .qango_solve import QangoSolver, shortest_win
 
 
 class _Frames:
@@ -211,45 +211,44 @@ def certificate(pos: Position, claim: str, side: str | None = None, solver: Qang
     return doc
 
 
-def shortest_win_certificate(pos: Position, side: str | None = None, lo: int = 1, hi: int | None = None,
+def shortest_win_certificate(pos: Position, side: str | None = None, plies: int | None = None,
                              max_nodes: int = 20_000_000, progress=None) -> dict:
     """A version-3 win certificate for ``side`` (default: the side to move) whose longest line is the
-    shortest forced win L (plies from ``pos``, the loser's moves included), with a refutation: a
-    no-win table on the board drawn after L - 2 more counters (no win within L - 2 plies). L is found
-    by df-pn on the board drawn after r more counters, r = lo, lo + 2, ... (odd when ``side`` is to
-    move, even otherwise); SolverError when no win is proven up to ``hi``."""
+    shortest forced win L (plies from ``pos``, the loser's moves included; found by ``shortest_win``
+    unless given), with a refutation: a no-win table on the board drawn after L - 2 more counters (no
+    win within L - 2 plies). SolverError when ``side`` cannot force a win."""
     from dataclasses import replace
 
     board = pos.board
     side = side or pos.to_move
     atm = side == pos.to_move
     n = pos.n_counters
-    hi = hi or board.limit - n
-    r = lo if lo % 2 == (1 if atm else 0) else lo + 1
+    if plies is None:
+        plies, _ = shortest_win(pos, side)
+        if plies is None:
+            raise SolverError(f"{side} cannot force a win here")
     att, dfd = (pos.x, pos.o) if side == "X" else (pos.o, pos.x)
-    while r <= hi:
-        short = replace(board, max_counters=min(board.limit, n + r))
-        s = QangoSolver(short, pos.allowed_first)
-        at = Position(short, pos.x, pos.o, pos.allowed_first)
-        if s.prove(att, dfd, atm):
-            table, nodes, longest = strategy_table(s, at, "win", side, max_nodes, progress=progress)
-            doc = {"format": "tanglekit-qango-proof", "version": 3, "board": board.to_json(),
-                   "allowed_first": None if pos.allowed_first is None else sorted(pos.allowed_first),
-                   "position": pos.to_text(), "claim": "win", "side": side, "plies": r,
-                   "symmetries": [list(p) for p in board.symmetries[1:]], "strategy": table}
-            if r >= 3:
-                shorter = replace(board, max_counters=n + r - 2)
-                s2 = QangoSolver(shorter, pos.allowed_first)
-                at2 = Position(shorter, pos.x, pos.o, pos.allowed_first)
-                if s2.prove(att, dfd, atm):
-                    raise SolverError("internal error: a shorter win appeared")
-                ref, k, _ = strategy_table(s2, at2, "no-win", side, max_nodes, progress=progress)
-                doc["refutation"] = {"max_counters": n + r - 2, "strategy": ref}
-                nodes += k
-            doc["nodes"] = nodes
-            return doc
-        r += 2
-    raise SolverError(f"no forced win within {hi} plies")
+    short = replace(board, max_counters=min(board.limit, n + plies))
+    s = QangoSolver(short, pos.allowed_first)
+    if not s.prove(att, dfd, atm):
+        raise SolverError(f"{side} has no win within {plies} plies")
+    table, nodes, _ = strategy_table(s, Position(short, pos.x, pos.o, pos.allowed_first), "win", side, max_nodes,
+                                     progress=progress)
+    doc = {"format": "tanglekit-qango-proof", "version": 3, "board": board.to_json(),
+           "allowed_first": None if pos.allowed_first is None else sorted(pos.allowed_first),
+           "position": pos.to_text(), "claim": "win", "side": side, "plies": plies,
+           "symmetries": [list(p) for p in board.symmetries[1:]], "strategy": table}
+    if plies >= 3:
+        shorter = replace(board, max_counters=n + plies - 2)
+        s2 = QangoSolver(shorter, pos.allowed_first)
+        if s2.prove(att, dfd, atm):
+            raise SolverError(f"{side} wins within {plies - 2} plies: {plies} is not the shortest win")
+        ref, k, _ = strategy_table(s2, Position(shorter, pos.x, pos.o, pos.allowed_first), "no-win", side,
+                                   max_nodes, progress=progress)
+        doc["refutation"] = {"max_counters": n + plies - 2, "strategy": ref}
+        nodes += k
+    doc["nodes"] = nodes
+    return doc
 
 
 def make_proof(pos: Position, result=None, solver: QangoSolver | None = None, max_nodes: int = 20_000_000) -> dict:
@@ -271,7 +270,7 @@ def make_proof(pos: Position, result=None, solver: QangoSolver | None = None, ma
         return certificate(pos, "draw", solver=solver, max_nodes=max_nodes)
     side = pos.to_move if result.value == "win" else ("O" if pos.to_move == "X" else "X")
     if result.plies is not None:
-        return shortest_win_certificate(pos, side, lo=result.plies, hi=result.plies, max_nodes=max_nodes)
+        return shortest_win_certificate(pos, side, result.plies, max_nodes=max_nodes)
     return certificate(pos, "win", side, solver=solver, max_nodes=max_nodes)
 
 

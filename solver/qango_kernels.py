@@ -510,22 +510,9 @@ def relevance(att, dfd, atm, pats, board, limit):
         left = ne
     amoves = (left + 1) // 2 if atm else left // 2
     dmoves = left // 2 if atm else (left + 1) // 2
-    live = np.int64(0)
-    open_ = False
-    for i in range(pats.shape[0]):
-        p = pats[i]
-        if p & dfd == 0:
-            e = p & ~att
-            if popcount(e) <= amoves:
-                live |= e
-                open_ = True
-        if p & att == 0:
-            e = p & ~dfd
-            if popcount(e) <= dmoves:
-                live |= e
-    if not open_:
-        return 2, live & empty
-    return 0, live & empty
+    mine = live_cells(att, dfd, empty, amoves, pats)
+    live = mine | live_cells(dfd, att, empty, dmoves, pats)
+    return (2 if mine == 0 else 0), live
 
 
 @njit(cache=True)

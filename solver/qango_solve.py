@@ -56,6 +56,7 @@ class QangoSolver:
             cell_pats[c, : len(v)] = v
         self.mask = np.int64(board.mask)
         cells = board.cells if allowed_first is None else allowed_first
+        self._allowed_first = allowed_first
         self.first = np.int64(sum(1 << c for c in cells))
         self.limit = board.limit
         self.ncells = board.n_cells
@@ -79,6 +80,10 @@ class QangoSolver:
         self._hold = None  # work space of the defender-holds test (pairing + potential)
         self.hold_budget = 64  # pair tries per df-pn node for that test (0: off)
         self.prune = True  # df-pn leaves out dead cells and stops when the attacker is out of time
+
+    def allowed_first_cells(self):
+        """The opening's cells allowed for the first counter (None: any)."""
+        return self._allowed_first
 
     # --- kernel calls --------------------------------------------------------------------------
     def _tables(self):
@@ -137,15 +142,30 @@ class QangoSolver:
 
     # --- solving -------------------------------------------------------------------------------
     def solve(self, pos: Position, time_limit: float | None = None, max_plies: int | None = None,
-              node_limit: int | None = None, method: str = "id") -> SolveResult:
+              node_limit: int | None = None, method: str = "id", workers: int = 1) -> SolveResult:
         """Exact value of ``pos`` for the side to move: ``unknown`` if the time or node limit hits first
         or no result is found within ``max_plies``. ``method``: ``id`` iterative deepening (exact
         plies), ``pns`` df-pn (value only, plies None), ``auto`` iterative deepening for up to
-        AUTO_ID_NODES nodes, then df-pn for the rest of the time."""
-        if method not in ("id", "pns", "auto"):
-            raise SolverError(f"unknown method {method!r} (id, pns or auto)")
+        AUTO_ID_NODES nodes, then df-pn for the rest of the time, ``shortest`` df-pn for the value,
+        then the exact plies of a win or loss by df-pn on boards drawn after r more counters."""
+        if method not in ("id", "pns", "auto", "shortest"):
+            raise SolverError(f"unknown method {method!r} (id, pns, auto or shortest)")
         if method == "pns":
-            return self.solve_pns(pos, time_limit, node_limit)
+            return self.solve_pns(pos, time_limit, node_limit, workers=workers)
+        if method == "shortest":
+            t0 = time.perf_counter()
+            res = self.solve_pns(pos, time_limit, node_limit, workers=workers)
+            if res.value in ("win", "loss"):
+                side = pos.to_move if res.value == "win" else ("O" if pos.to_move == "X" else "X")
+                left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - t0))
+                res.plies, nodes = shortest_win(pos, side, time_limit=left)
+                res.nodes += nodes
+                if res.plies is None:
+                    res.value, res.best_move = "unknown", None
+                elif res.value == "win":
+                    res.best_move = self._shortest_move(pos, res.plies)
+                res.seconds = time.perf_counter() - t0
+            return res
         if method == "auto":
             t0 = time.perf_counter()
             res = self.solve(pos, time_limit, max_plies, AUTO_ID_NODES if node_limit is None else
@@ -153,7 +173,7 @@ class QangoSolver:
             if res.value != "unknown" or (time_limit is not None and time.perf_counter() - t0 >= time_limit):
                 return res
             left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
-            out = self.solve_pns(pos, left, node_limit)
+            out = self.solve_pns(pos, left, node_limit, workers=workers)
             out.nodes += res.nodes
             out.seconds = time.perf_counter() - t0
             out.depth_reached = res.depth_reached
@@ -376,16 +396,21 @@ class QangoSolver:
         return 1 if pn == 0 else 2 if dn == 0 else 0
 
     def solve_pns(self, pos: Position, time_limit: float | None = None, node_limit: int | None = None,
-                  oracle_plies: int = 3, pns_bits: int = 23, **kw) -> SolveResult:
+                  oracle_plies: int = 3, pns_bits: int = 23, workers: int = 1, **kw) -> SolveResult:
         """Exact value by df-pn: first "can the mover force a win?", then (if not) "can the
         opponent?"; neither means a draw. ``plies`` is left None (df-pn does not minimise length)."""
         t0, me, opp, _, over = self._begin(pos, time_limit, node_limit)
         if over is not None:
             return over
+        def prove(a, d, atm):
+            if workers > 1:  # the root shared out over forked processes (long searches)
+                return self.prove_split(a, d, atm, workers)
+            return self.prove(a, d, atm, oracle_plies, pns_bits, **kw)
+
         try:
-            if self.prove(me, opp, True, oracle_plies, pns_bits, **kw):
+            if prove(me, opp, True):
                 return self._pns_result("win", self._pns_win_move(me, opp, oracle_plies, pns_bits, **kw), t0)
-            if self.prove(opp, me, False, oracle_plies, pns_bits, **kw):
+            if prove(opp, me, False):
                 return self._pns_result("loss", None, t0)
         except _Timeout:
             return self._pns_result("unknown", None, t0)
@@ -434,8 +459,125 @@ class QangoSolver:
         raise SolverError("internal error: a proven win has no winning move")
 
 
+    def _classes(self, att: int, dfd: int, atm: bool) -> list[tuple[int, int]]:
+        """The children of a node, one per symmetry class (a position and its image under a board
+        symmetry have the same value)."""
+        from ..games.qango.proof import canonical
+
+        occ = att | dfd
+        empty = self.board.mask & ~occ
+        if occ == 0:
+            empty &= int(self.first)
+        mover, other = (att, dfd) if atm else (dfd, att)
+        perms = [list(p) for p in self.board.symmetries]
+        seen, kids = set(), []
+        for c in range(self.ncells):
+            if empty >> c & 1:
+                key = canonical(mover | 1 << c, other, perms)[0]
+                if key not in seen:
+                    seen.add(key)
+                    kids.append((att | 1 << c, dfd) if atm else (att, dfd | 1 << c))
+        return kids
+
+    def prove_split(self, att: int, dfd: int, attacker_to_move: bool, workers: int = 2) -> bool:
+        """``prove`` with the search shared out over ``workers`` forked processes: the root's
+        children (one per symmetry class), or its grandchildren when the root has a single class
+        (an opening allowing one class of first counters), each proved with its own table; the
+        answer is the same. Pays on long roots (empty boards), not on short searches."""
+        if workers <= 1:
+            return self.prove(att, dfd, attacker_to_move)
+        from ..games.qango.position import has_win
+
+        kids = [(a, d, not attacker_to_move) for a, d in self._classes(att, dfd, attacker_to_move)]
+        groups = None  # per child: its grandchildren, when the split goes one level deeper
+        if len(kids) < 2:
+            a, d, atm = kids[0]
+            if has_win(self.board, a) or has_win(self.board, d) or popcount(a | d) >= self.limit \
+                    or not self.board.mask & ~(a | d):
+                return self.prove(att, dfd, attacker_to_move)  # the game ends there: nothing to share
+            groups = [[(a2, d2, not atm) for a2, d2 in self._classes(a, d, atm)]]
+            tasks = groups[0]
+        else:
+            tasks = kids
+        if len(tasks) < 2:
+            return self.prove(att, dfd, attacker_to_move)
+        global _SPLIT_SOLVER
+        _SPLIT_SOLVER = self
+        import multiprocessing as mp
+
+        ctx = mp.get_context("fork")
+        # the task answer that decides at once: at an attacker node a proven child, at a defender
+        # node a disproven one (with grandchildren the decisive level is the child's)
+        node_atm = attacker_to_move if groups is None else not attacker_to_move
+        with ctx.Pool(min(workers, len(tasks))) as pool:
+            for won in pool.imap_unordered(_split_child, [(a, d, atm, self.deadline) for a, d, atm in tasks]):
+                if won is None:
+                    raise _Timeout()
+                if won == node_atm:
+                    pool.terminate()
+                    return node_atm
+        return not node_atm
+
+    def _shortest_move(self, pos: Position, plies: int) -> int:
+        """A first move of a win within ``plies`` (df-pn on the board drawn after that many counters)."""
+        from dataclasses import replace
+
+        short = replace(self.board, max_counters=min(self.board.limit, pos.n_counters + plies))
+        s = QangoSolver(short, pos.allowed_first)
+        me, opp = pos.sides()
+        if not s.prove(me, opp, True):  # fills the table the move is read from
+            raise SolverError("internal error: the shortest win was not found again")
+        return s._pns_win_move(me, opp, 3, 23)
+
+
 class _Timeout(Exception):
     pass
+
+
+_SPLIT_SOLVER = None  # the solver whose root prove_split shares out (inherited by forked workers)
+
+
+def _split_child(task) -> bool | None:
+    """A forked worker of ``prove_split``: one child of the root with a fresh table (None: timed out)."""
+    att, dfd, atm, deadline = task
+    base = _SPLIT_SOLVER
+    s = QangoSolver(base.board, base.allowed_first_cells())
+    s.prune, s.hold_budget, s.deadline = base.prune, base.hold_budget, deadline
+    try:
+        return s.prove(att, dfd, atm)
+    except _Timeout:
+        return None
+
+
+def shortest_win(pos: Position, side: str, lo: int = 1, hi: int | None = None,
+                 time_limit: float | None = None) -> tuple[int | None, int]:
+    """(plies of the shortest forced win of ``side`` from ``pos``, df-pn expansions): df-pn on the
+    board drawn after r more counters for r = lo, lo + 2, ... (odd when ``side`` is to move, even
+    otherwise: the loser's moves count); the first r proven is exact, since r - 2 was disproven
+    (or is below ``lo``). None when nothing is proven up to ``hi`` or within ``time_limit``."""
+    from dataclasses import replace
+
+    t0 = time.perf_counter()
+    board = pos.board
+    atm = side == pos.to_move
+    n = pos.n_counters
+    hi = board.limit - n if hi is None else hi
+    r = lo if lo % 2 == (1 if atm else 0) else lo + 1
+    att, dfd = (pos.x, pos.o) if side == "X" else (pos.o, pos.x)
+    nodes = 0
+    while r <= hi:
+        s = QangoSolver(replace(board, max_counters=min(board.limit, n + r)), pos.allowed_first)
+        if time_limit is not None:
+            s.deadline = t0 + time_limit
+        try:
+            won = s.prove(att, dfd, atm)
+        except _Timeout:
+            return None, nodes + int(s.stats[s.K.ST_EXPANSIONS])
+        nodes += int(s.stats[s.K.ST_EXPANSIONS])
+        if won:
+            return r, nodes
+        r += 2
+    return None, nodes
 
 
 def solve_position(pos: Position, time_limit: float | None = None, tt_bits: int = 22) -> SolveResult:

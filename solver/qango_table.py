@@ -1,59 +1,57 @@
 """The solved-values table of the QANGO variants (empty board, each opening rule) with its certificates.
 
-Every value listed with a ``proof`` is backed by a shipped proof file in ``games/qango/data/proofs``
-that the rules-only checker (``games/qango/proof.py``) accepts; ``checker_nodes`` is the number of
-attacker nodes that check visits. A row without a proof is open and says what is known. ``first_moves``
-gives the value of every first counter the opening allows, one entry per symmetry class; ``no_win``
-names "no-win" certificates (a side cannot force a win) of rows that are not fully decided.
+Every value is backed by a shipped version-3 certificate in ``games/qango/data/proofs`` that the
+rules-only checker (``games/qango/proof.py``) accepts: a win with the refutation of every shorter win
+(so ``plies`` is the exact shortest win), or a draw (neither side can force a win); ``checker_nodes``
+is the number of positions that check visits. ``first_moves`` gives the value of every first counter
+the opening allows, one entry per symmetry class.
 """
 
 from __future__ import annotations
 
 from importlib import resources
 
-# value: for X (the first player) on the empty board; plies: shortest forced win (exact) or None;
-# plies_bounds: (more than, at most) when only bounds are known
+# value: for X (the first player) on the empty board; plies: the shortest forced win (exact: the
+# certificate's longest line is this and its refutation shows no shorter win) or None for a draw;
+# proof: the shipped version-3 certificate (a win with its refutation, or a draw: both no-win tables);
+# proof_plies: its longest line; checker_nodes: the positions the checker visits. first_moves: every
+# first counter the opening allows, one entry per symmetry class (tournament rows).
 ROWS = [
     {"board": "6", "opening": "standard", "value": "win", "plies": 11, "first_move": [2, 2],
-     "proof": "qango6-standard.json", "proof_plies": 11, "checker_nodes": 8691},
+     "proof": "qango6-standard.json.gz", "proof_plies": 11, "checker_nodes": 18166},
     {"board": "6", "opening": "castle", "value": "win", "plies": 19, "first_move": [1, 2],
-     "proof": "qango6-castle.json.gz", "proof_plies": 25, "checker_nodes": 22075},
-    {"board": "6", "opening": "tournament", "value": "open", "plies": None, "plies_bounds": [27, None],
-     "first_move": None, "proof": None,
-     "note": "X has no win within 27 plies; O cannot force a win (certified); corner and next-to-corner "
-             "first counters lose (certified), the middle cells of an edge are undecided",
-     "no_win": {"O": {"proof": "qango6-tournament-no-o-win.json.gz", "checker_nodes": 11458, "proof_plies": 36}},
+     "proof": "qango6-castle.json.gz", "proof_plies": 19, "checker_nodes": 600604},
+    {"board": "6", "opening": "tournament", "value": "draw", "plies": None, "first_move": [0, 2],
+     "proof": "qango6-tournament.json.gz", "proof_plies": 32, "checker_nodes": 297529,
+     "note": "neither side can force a win; X must start on the middle cells of an edge (a corner or "
+             "next-to-corner first counter loses)",
      "first_moves": [
          {"cells": [[0, 0], [0, 5], [5, 0], [5, 5]], "value": "loss", "plies": 14,
-          "proof": "qango6-tournament-x00.json.gz", "proof_plies": 13, "checker_nodes": 25883,
-          "reply": [2, 3]},
+          "proof": "qango6-tournament-x00.json.gz", "proof_plies": 13, "checker_nodes": 38095, "reply": [2, 3]},
          {"cells": [[0, 1], [0, 4], [1, 0], [1, 5], [4, 0], [4, 5], [5, 1], [5, 4]], "value": "loss", "plies": 14,
-          "proof": "qango6-tournament-x01.json.gz", "proof_plies": 13, "checker_nodes": 26843,
-          "reply": [2, 3]},
-         {"cells": [[0, 2], [0, 3], [2, 0], [3, 0], [2, 5], [3, 5], [5, 2], [5, 3]], "value": "open",
-          "plies": None, "proof": None,
-          "note": "after X [0, 2]: 34 of O's 35 replies are proven X wins; O [1, 2] is open (from there 26 of "
-                  "X's 34 moves are disproven, 8 open after 455 M df-pn expansions)"},
+          "proof": "qango6-tournament-x01.json.gz", "proof_plies": 13, "checker_nodes": 47785, "reply": [2, 3]},
+         {"cells": [[0, 2], [0, 3], [2, 0], [3, 0], [2, 5], [3, 5], [5, 2], [5, 3]], "value": "draw",
+          "plies": None, "proof": "qango6-tournament.json.gz", "proof_plies": 32, "checker_nodes": 297529,
+          "reply": [1, 2]},
      ]},
     {"board": "7plus", "opening": "standard", "value": "win", "plies": 11, "first_move": [2, 4],
-     "proof": "qango7plus-standard.json", "proof_plies": 11, "checker_nodes": 7977},
+     "proof": "qango7plus-standard.json.gz", "proof_plies": 11, "checker_nodes": 53929},
     {"board": "7plus", "opening": "edges", "value": "win", "plies": 25, "first_move": [0, 3],
-     "proof": "qango7plus-edges.json.gz", "proof_plies": 35, "checker_nodes": 223000},
-    {"board": "7plus", "opening": "tournament", "value": "open", "plies": None, "plies_bounds": [27, None],
-     "first_move": None, "proof": None,
-     "note": "X has no win within 27 plies; O cannot force a win (certified); the four allowed first "
-             "counters are one symmetry class",
-     "no_win": {"O": {"proof": "qango7plus-tournament-no-o-win.json.gz", "checker_nodes": 12232,
-                      "proof_plies": 37}},
-     "first_moves": [{"cells": [[1, 4], [2, 5], [4, 1], [5, 2]], "value": "open", "plies": None, "proof": None}]},
+     "proof": "qango7plus-edges.json.gz", "proof_plies": 25, "checker_nodes": 0},
+    {"board": "7plus", "opening": "tournament", "value": "draw", "plies": None, "first_move": [1, 4],
+     "proof": "qango7plus-tournament.json.gz", "proof_plies": 30, "checker_nodes": 92586,
+     "note": "neither side can force a win; the four allowed first counters are one symmetry class",
+     "first_moves": [{"cells": [[1, 4], [2, 5], [4, 1], [5, 2]], "value": "draw", "plies": None,
+                      "proof": "qango7plus-tournament.json.gz", "proof_plies": 30, "checker_nodes": 92586,
+                      "reply": [1, 3]}]},
     {"board": "7", "opening": "standard", "value": "win", "plies": 11, "first_move": [1, 3],
-     "proof": "qango7-standard.json", "proof_plies": 11, "checker_nodes": 21331},
+     "proof": "qango7-standard.json.gz", "proof_plies": 11, "checker_nodes": 129009},
     {"board": "7", "opening": "castle", "value": "win", "plies": 11, "first_move": [1, 3],
-     "proof": "qango7-castle.json", "proof_plies": 11, "checker_nodes": 21331},
-    {"board": "7", "opening": "professionals-1", "value": "win", "plies": None, "plies_bounds": [21, 39],
-     "first_move": [0, 4], "proof": "qango7-professionals-1.json.gz", "proof_plies": 39, "checker_nodes": 687000},
-    {"board": "7", "opening": "professionals-2", "value": "win", "plies": None, "plies_bounds": [23, 39],
-     "first_move": [0, 4], "proof": "qango7-professionals-2.json.gz", "proof_plies": 39, "checker_nodes": 896000},
+     "proof": "qango7-castle.json.gz", "proof_plies": 11, "checker_nodes": 70516},
+    {"board": "7", "opening": "professionals-1", "value": "win", "plies": 23, "first_move": [0, 4],
+     "proof": "qango7-professionals-1.json.gz", "proof_plies": 23, "checker_nodes": 0},
+    {"board": "7", "opening": "professionals-2", "value": "win", "plies": 31, "first_move": [0, 4],
+     "proof": "qango7-professionals-2.json.gz", "proof_plies": 31, "checker_nodes": 0},
 ]
 
 
@@ -69,9 +67,6 @@ def solved_table() -> list[dict]:
         r = dict(row)
         if r.get("proof"):
             r["proof_bytes"] = len(proof_path(r["proof"]).read_bytes())
-        if r.get("no_win"):
-            r["no_win"] = {side: dict(v, proof_bytes=len(proof_path(v["proof"]).read_bytes()))
-                           for side, v in r["no_win"].items()}
         if r.get("first_moves"):
             fms = []
             for fm in r["first_moves"]:

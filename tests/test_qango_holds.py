@@ -57,6 +57,17 @@ def _kernel_pairs(s, att, dfd, atm, budget=64):
     return out
 
 
+def _fired(board, seed, n, max_empty):
+    """(position, attacker, pairs) wherever the kernel finds pairs, both attacker roles tried."""
+    s = QangoSolver(board, None, tt_bits=12)
+    for p in _defended_positions(board, seed, n, max_empty):
+        for side in ("X", "O"):
+            att, dfd = (p.x, p.o) if side == "X" else (p.o, p.x)
+            pairs = _kernel_pairs(s, att, dfd, p.to_move == side)
+            if pairs is not None:
+                yield p, side, pairs
+
+
 def _attacker_can_win(pos, side):
     """Plain AND/OR search on the rules code (memoised, no pruning beyond an immediate win): can
     ``side`` force a win from ``pos``? For positions with few empty cells."""
@@ -82,17 +93,11 @@ def test_holds_kernel_pairs_pass_the_checker_and_the_reference(name, seed):
     """Whenever the kernel finds pairs, the rules-only checker accepts them and the reference minimax
     confirms that the attacker cannot force a win; both attacker roles are tried."""
     board = board_from_json(SMALL) if name == "small" else load_board(name)
-    s = QangoSolver(board, None, tt_bits=12)
     fired = 0
-    for p in _defended_positions(board, seed, 24, 10):
-        for side in ("X", "O"):
-            att, dfd = (p.x, p.o) if side == "X" else (p.o, p.x)
-            pairs = _kernel_pairs(s, att, dfd, p.to_move == side)
-            if pairs is None:
-                continue
-            fired += 1
-            assert holds(p, side, pairs), (p.to_text(), side, pairs)
-            assert not _attacker_can_win(p, side), (p.to_text(), side, pairs)
+    for p, side, pairs in _fired(board, seed, 24, 10):
+        fired += 1
+        assert holds(p, side, pairs), (p.to_text(), side, pairs)
+        assert not _attacker_can_win(p, side), (p.to_text(), side, pairs)
     assert fired >= 10
 
 
@@ -148,17 +153,10 @@ def _strategy_never_loses(pos, side, pairs):
 def test_holds_strategy_played_out_exhaustively(name, seed):
     """The theorem behind the test, checked by brute force: the holder's explicit pairing and
     potential strategy stops every line of the attacker."""
-    board = load_board(name)
-    s = QangoSolver(board, None, tt_bits=12)
     played = 0
-    for p in _defended_positions(board, seed, 30, 11):
-        for side in ("X", "O"):
-            att, dfd = (p.x, p.o) if side == "X" else (p.o, p.x)
-            pairs = _kernel_pairs(s, att, dfd, p.to_move == side)
-            if pairs is None:
-                continue
-            assert _strategy_never_loses(p, side, pairs), (p.to_text(), side, pairs)
-            played += 1
+    for p, side, pairs in _fired(load_board(name), seed, 30, 11):
+        assert _strategy_never_loses(p, side, pairs), (p.to_text(), side, pairs)
+        played += 1
     assert played >= 10
 
 

@@ -207,3 +207,25 @@ def test_null_move_zone_is_sound():
         if checked >= 30:
             break
     assert checked >= 10
+
+
+def test_prove_split_matches_prove():
+    """The root split over two forked processes gives the one-process answer (several root classes,
+    and a single class split one level deeper)."""
+    from tanglekit.generators.qango import random_position
+
+    board = load_board("6")
+    rng = random.Random(31)
+    answers = set()
+    for _ in range(4):
+        p = random_position(board, rng, max_empty=22, min_counters=12, quiet=True)
+        me, opp = p.sides()
+        for atm in (True, False):
+            a, d = (me, opp) if atm else (opp, me)
+            one = QangoSolver(board, None, tt_bits=16).prove(a, d, atm)
+            assert QangoSolver(board, None, tt_bits=16).prove_split(a, d, atm, 2) == one, p.to_text()
+            answers.add(one)
+    b7 = load_board("7plus")  # one class of first counters: the split goes to O's replies
+    pos = Position(b7, 0, 0, b7.opening_cells("tournament"))
+    assert QangoSolver(b7, pos.allowed_first).prove_split(0, 0, False, 2) is False  # O cannot force a win
+    assert answers == {True, False}

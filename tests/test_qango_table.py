@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from importlib import resources
 
 import pytest
 
@@ -10,6 +11,10 @@ from tanglekit.games.qango import Position, load_board
 from tanglekit.games.qango.proof import verify_proof
 from tanglekit.solver.qango_book import book_move
 from tanglekit.solver.qango_table import ROWS, proof_path, solved_table
+
+FAST = {"qango6-standard.json.gz", "qango7plus-standard.json.gz", "qango6-tournament-x00.json.gz",
+        "qango6-tournament-x01.json.gz"}
+ALL = sorted({r["proof"] for r in ROWS} | {fm["proof"] for r in ROWS for fm in r.get("first_moves") or []})
 
 
 def test_table_rows_name_existing_certificates():
@@ -19,45 +24,56 @@ def test_table_rows_name_existing_certificates():
         ("7plus", "tournament"), ("7", "standard"), ("7", "castle"), ("7", "professionals-1"),
         ("7", "professionals-2")}
     for r in rows:
-        assert (r["proof"] is None) == (r["value"] == "open")
-        if r["proof"]:
-            assert r["proof_bytes"] > 1000
+        assert r["value"] in ("win", "draw") and r["proof_bytes"] > 1000
+        assert (r["plies"] is None) == (r["value"] == "draw")
         for fm in r.get("first_moves") or []:
-            assert fm["value"] in ("win", "loss", "draw", "open")
+            assert fm["value"] in ("win", "loss", "draw") and fm["proof_bytes"] > 1000
     # every allowed first counter appears in exactly one class of the tournament rows
     for r in rows:
         if r.get("first_moves"):
             b = load_board(r["board"])
-            cells = sorted(rc[0] * b.width + rc[1]
-                           for fm in r["first_moves"] for rc in fm["cells"])
+            cells = sorted(rc[0] * b.width + rc[1] for fm in r["first_moves"] for rc in fm["cells"])
             assert cells == sorted(b.opening_cells(r["opening"]))
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("name", ["qango6-tournament-x00.json.gz", "qango6-tournament-x01.json.gz"])
-def test_tournament_first_counter_certificates_verify(name):
-    """A corner or next-to-corner first counter on QANGO 6 (tournament) loses: O wins in 13 plies."""
-    with __import__("importlib").resources.as_file(proof_path(name)) as p:
+def _check(name):
+    with resources.as_file(proof_path(name)) as p:
         rep = verify_proof(p)
     assert rep["ok"], rep["error"]
-    assert rep["claim"] == "win" and rep["plies"] == 13
-    fm = [f for r in ROWS for f in r.get("first_moves") or [] if f.get("proof") == name][0]
-    assert rep["nodes"] == fm["checker_nodes"]
+    rows = [r for r in ROWS if r["proof"] == name] + [fm for r in ROWS for fm in r.get("first_moves") or []
+                                                       if fm["proof"] == name]
+    for r in rows:
+        assert rep["nodes"] == r["checker_nodes"] and rep["longest"] == r["proof_plies"]
+        if r["value"] in ("win", "loss") and r["plies"] is not None:
+            # the exact shortest win, measured from the position after the first counter for a loss
+            assert rep["claim"] == "win" and rep["shortest"] == r["plies"] - (1 if r["value"] == "loss" else 0)
+        else:
+            assert rep["claim"] == "draw"
+    return rep
+
+
+@pytest.mark.parametrize("name", sorted(FAST))
+def test_shipped_certificates_verify(name):
+    _check(name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [n for n in ALL if n not in FAST])
+def test_shipped_large_certificates_verify(name):
+    """The other rows: QANGO 6 castle, both tournament draws, 7 Plus edges, QANGO 7 (1-2 min each)."""
+    _check(name)
 
 
 def test_book_move_follows_the_certificate_in_every_symmetry():
     b = load_board("6")
     allowed = b.opening_cells("tournament")
-    # X's corner counter at [5, 5] is the image of [0, 0]: the book knows O's winning reply
-    pos = Position(b, 1 << 35, 0, allowed)
-    cell, kind = book_move(pos)
+    # X's corner counter at [5, 5] is the image of [0, 0]: the book knows O's winning reply, the image of [2, 3]
+    cell, kind = book_move(Position(b, 1 << 35, 0, allowed))
     assert kind == "win"
-    with __import__("importlib").resources.as_file(proof_path("qango6-tournament-x00.json.gz")) as p:
-        from tanglekit.games.qango.proof import load_proof
-
-        root_move = load_proof(p)["tree"][0]
-    assert cell in {perm[root_move] for perm in b.symmetries if perm[0] == 35}
-    assert book_move(Position(b, 1 << 2, 0, allowed)) is None  # the open class has no certificate
+    assert cell in {perm[15] for perm in b.symmetries if perm[0] == 35}
+    # after a middle-edge counter O holds the draw
+    cell, kind = book_move(Position(b, 1 << 2, 0, allowed))
+    assert kind == "hold" and Position(b, 1 << 2, 1 << cell, allowed).winner() is None
 
 
 def test_cli_table_json():
@@ -67,9 +83,11 @@ def test_cli_table_json():
     rows = json.loads(p.stdout)
     six = [r for r in rows if r["board"] == "6" and r["opening"] == "castle"][0]
     assert six["value"] == "win" and six["plies"] == 19 and six["proof"] == "qango6-castle.json.gz"
+    t = [r for r in rows if r["board"] == "6" and r["opening"] == "tournament"][0]
+    assert t["value"] == "draw" and [fm["value"] for fm in t["first_moves"]] == ["loss", "loss", "draw"]
 
 
-def test_book_holds_with_the_no_win_certificate():
+def test_book_holds_with_the_draw_certificate():
     """On QANGO 7 Plus (tournament) the book gives X a first move after which O cannot force a win."""
     b = load_board("7plus")
     pos = Position(b, 0, 0, b.opening_cells("tournament"))

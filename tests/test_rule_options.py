@@ -7,12 +7,13 @@ import pytest
 
 from tanglekit.errors import RuleError
 from tanglekit.games.options import options_markdown
+from tanglekit.games.qango.position import QangoOptions
 from tanglekit.games.tangle.rules import TangleOptions
 from tanglekit.games.tanglung.rules import TanglungOptions
 from tanglekit.games.zangle.rules import ZangleOptions
 from tanglekit.games.zinga.rules import ZingaOptions
 
-CLASSES = [ZangleOptions, TanglungOptions, ZingaOptions, TangleOptions]
+CLASSES = [ZangleOptions, TanglungOptions, QangoOptions, ZingaOptions, TangleOptions]
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 
 

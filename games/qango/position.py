@@ -6,10 +6,11 @@ X (White) moves first; the side to move follows from the counter counts.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, replace
 
 from ...errors import FormatError, RuleError
 from ...jsonio import check_text_arg, register_format, short, tagged, validate
+from ..options import RuleOptions, option
 from .board import BUILTIN_BOARDS, Board, _builtin, board_from_json, load_board
 
 
@@ -57,35 +58,38 @@ POSITION_FORMAT = register_format("tanglekit/qango-position", 1, "QANGO position
 
 
 @dataclass(frozen=True)
-class QangoOptions:
-    """Rule options (RULES.md readings; defaults given there).
+class QangoOptions(RuleOptions):
+    """QANGO rule options (RULES.md readings, defaults given there); the board and opening are
+    checked when resolved, since the openings a board knows depend on the board."""
 
-    - ``board``: ``6``, ``7``, ``7plus`` or a JSON board file (default ``6``).
-    - ``opening``: named opening rule restricting the first counter (default ``standard``: none).
-    - ``max_counters``: the game is a draw after this many counters; ``None`` (default) takes the
-      board's own rule (40 on QANGO 7, board full on QANGO 6 and 7 Plus).
-    """
+    GAME = "QANGO"
+    board: str = option("6", "`6`, `7`, `7plus` or a JSON board file")
+    opening: str = option("standard", "cells forbidden for the first counter: 6 `castle`, `tournament`; 7 `castle`, "
+                          "`professionals-1`, `professionals-2`; 7 Plus `edges`, `tournament` (the 7×7 names are "
+                          "inferred from their nesting)")
+    max_counters: int | None = option(None, "draw after this many counters: 40 on QANGO 7, a full board on QANGO 6 "
+                                      "and 7 Plus", minimum=1, shown="board rule")
 
-    board: str = "6"
-    opening: str = "standard"
-    max_counters: int | None = None
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        mc = self.max_counters
+        if mc is not None and (isinstance(mc, bool) or not isinstance(mc, int) or mc < 1):
+            raise RuleError(f"QANGO option max_counters must be a positive whole number, not {mc!r}")
 
     @classmethod
     def from_dict(cls, data: dict | None) -> "QangoOptions":
-        if not data:
-            return cls()
-        known = {f.name for f in fields(cls)}
-        bad = sorted(set(data) - known)
-        if bad:
-            raise RuleError(f"unknown QANGO rule option(s): {', '.join(bad)} (known: {', '.join(sorted(known))})")
-        data = dict(data)
+        data = dict(data or {})
         mc = data.get("max_counters")
-        if isinstance(mc, str):
-            data["max_counters"] = None if mc.lower() in ("", "none", "null", "board") else _int(mc, "max_counters")
-        return cls(**data)
+        if isinstance(mc, str):  # "none" / "board": the board's own rule
+            data["max_counters"] = None if mc.strip().lower() in ("", "none", "null", "board") else _int(mc, "max_counters")
+        if isinstance(data.get("board"), int) and not isinstance(data.get("board"), bool):
+            data["board"] = str(data["board"])
+        return super().from_dict(data)
+
+    from_json = from_dict
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return self.to_json()
 
     def resolve(self) -> tuple[Board, frozenset[int]]:
         """The board (with ``max_counters`` applied) and the cells allowed for the first counter."""
