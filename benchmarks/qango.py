@@ -24,6 +24,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--quick", action="store_true", help="fewer positions and short limits, for a fast look")
     ap.add_argument("--time-limit", type=float, default=None, help="seconds per empty board (default 60, quick 10)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--cross-check", nargs="+", metavar="CERT",
+                    help="re-decide random holds leaves of shipped certificates without the holds test")
+    ap.add_argument("--leaves", type=int, default=1000, help="leaves per certificate for --cross-check")
     ap.add_argument("--split", action="store_true",
                     help="only the parallel root split of df-pn: one process against two")
     ap.add_argument("--rows", action="store_true",
@@ -35,6 +38,12 @@ def main(argv: list[str] | None = None) -> None:
         return rows_table()
     if args.split:
         return split_table()
+    if args.cross_check:
+        print("| certificate | holds leaves | checked | confirmed | undecided | contradicted | CPU s |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for name in args.cross_check:
+            cross_check(name, args.leaves, args.time_limit or 3.0, args.seed)
+        return
     if args.dfpn_steps:
         return dfpn_steps(args.time_limit or (20.0 if args.quick else 120.0), args.seed, args.quick)
 
@@ -144,6 +153,42 @@ def rows_table() -> None:
                 bounded[k] = f"{'yes' if won else 'no'} {time.process_time() - c0:.2f}"
         print(f"| {b.title} | {row['opening']} | {value} | {row['plies'] or '-'} | {xs} | {os_} | {bounded[0]} | "
               f"{bounded[1]} |", flush=True)
+
+
+def cross_check(name: str, n: int, seconds: float, seed: int) -> None:
+    """An outside check of the "holds" leaves of a shipped certificate: ``n`` leaves drawn at random
+    from its no-win tables, each decided again by df-pn without the holds test and without dead-cell
+    pruning (the engine of the previous release) within ``seconds``; prints how many it confirms,
+    how many it leaves undecided, and how many it contradicts (which would make the leaf wrong)."""
+    from importlib import resources
+
+    from ..games.qango.board import board_from_json
+    from ..games.qango.proof import load_proof
+    from ..solver.qango_solve import QangoSolver, _Timeout
+    from ..solver.qango_table import proof_path
+
+    with resources.as_file(proof_path(name)) as p:
+        doc = load_proof(p)
+    board = board_from_json(doc["board"])
+    tables = doc.get("strategies") or ({doc["side"]: doc["strategy"]} if doc.get("claim") == "no-win" else {})
+    leaves = [(side, key) for side, t in tables.items() for key, v in t.items() if isinstance(v, dict)]
+    rng = random.Random(seed)
+    rng.shuffle(leaves)
+    counts = {"confirmed": 0, "undecided": 0, "contradicted": 0}
+    c0 = time.process_time()
+    for side, key in leaves[:n]:
+        x, o = (int(h, 16) for h in key.split(":"))
+        x_to_move = bin(x).count("1") == bin(o).count("1")
+        att, dfd = (x, o) if side == "X" else (o, x)
+        s = QangoSolver(board, None, tt_bits=16)
+        s.hold_budget, s.prune = 0, False
+        s.deadline = time.perf_counter() + seconds
+        try:
+            counts["contradicted" if s.prove(att, dfd, x_to_move == (side == "X")) else "confirmed"] += 1
+        except _Timeout:
+            counts["undecided"] += 1
+    print(f"| {name} | {len(leaves):,} | {min(n, len(leaves)):,} | {counts['confirmed']:,} | {counts['undecided']:,} | "
+          f"{counts['contradicted']:,} | {time.process_time() - c0:.0f} |")
 
 
 def split_table() -> None:

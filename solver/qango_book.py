@@ -11,7 +11,7 @@ finish in time.
 from __future__ import annotations
 
 from ..games.qango.board import Board
-from ..games.qango.position import Position, parse_position
+from ..games.qango.position import Position
 from ..games.qango.proof import canonical, forced_move, load_proof, table_key
 from .qango_table import ROWS, proof_path
 
@@ -137,9 +137,8 @@ def book_move(pos: Position, budget: int = 200_000):
             continue
         if not _same_rules(doc, board, pos.allowed_first):
             continue
-        root = parse_position(doc["position"], board, pos.allowed_first)
-        if root.x & ~pos.x or root.o & ~pos.o:
-            continue
+        # an entry exists only for a position (up to symmetry) the strategy reaches, so no check
+        # that ``pos`` extends the certificate's root is needed (it may be a symmetric image)
         for owner, kind, table in _tables(doc):
             if pos.to_move == owner:
                 e = _entry(table, pos, perms)

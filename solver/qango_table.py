@@ -37,7 +37,7 @@ ROWS = [
     {"board": "7plus", "opening": "standard", "value": "win", "plies": 11, "first_move": [2, 4],
      "proof": "qango7plus-standard.json.gz", "proof_plies": 11, "checker_nodes": 53929},
     {"board": "7plus", "opening": "edges", "value": "win", "plies": 25, "first_move": [0, 3],
-     "proof": "qango7plus-edges.json.gz", "proof_plies": 25, "checker_nodes": 0},
+     "proof": "qango7plus-edges.json.gz", "proof_plies": 25, "checker_nodes": 410464},
     {"board": "7plus", "opening": "tournament", "value": "draw", "plies": None, "first_move": [1, 4],
      "proof": "qango7plus-tournament.json.gz", "proof_plies": 30, "checker_nodes": 92586,
      "note": "neither side can force a win; the four allowed first counters are one symmetry class",
@@ -48,10 +48,10 @@ ROWS = [
      "proof": "qango7-standard.json.gz", "proof_plies": 11, "checker_nodes": 129009},
     {"board": "7", "opening": "castle", "value": "win", "plies": 11, "first_move": [1, 3],
      "proof": "qango7-castle.json.gz", "proof_plies": 11, "checker_nodes": 70516},
-    {"board": "7", "opening": "professionals-1", "value": "win", "plies": 23, "first_move": [0, 4],
-     "proof": "qango7-professionals-1.json.gz", "proof_plies": 23, "checker_nodes": 0},
+    {"board": "7", "opening": "professionals-1", "value": "win", "plies": 23, "first_move": [0, 3],
+     "proof": "qango7-professionals-1.json.gz", "proof_plies": 23, "checker_nodes": 1173928},
     {"board": "7", "opening": "professionals-2", "value": "win", "plies": 31, "first_move": [0, 4],
-     "proof": "qango7-professionals-2.json.gz", "proof_plies": 31, "checker_nodes": 0},
+     "proof": "qango7-professionals-2.json.gz", "proof_plies": 31, "checker_nodes": 1316187},
 ]
 
 
