@@ -123,43 +123,48 @@ def _add(v):
     return None if v is None else v + 1
 
 
-def book_move(pos: Position, budget: int = 200_000):
+def book_move(pos: Position, budget: int = 20_000):
     """(cell, kind) from a shipped certificate covering ``pos`` (in any board symmetry), else None.
-    kind is "win" (a certified winning move), "loss" (the reply with the longest line in the win
-    table) or "hold" (from a no-win table: after it the other side still cannot force a win)."""
+    kind is "win" (a certified winning move), "hold" (from a no-win table: after it the other side
+    still cannot force a win) or "loss" (the mover is lost: the reply with the longest line in the
+    win table, measured within ``budget`` positions)."""
     board = pos.board
     perms = [list(p) for p in board.symmetries]
-    found = []
+    tables = []
     for name in _proof_names(board, pos.allowed_first):
         try:
             doc = _load(name)
         except Exception:  # a missing or unreadable file is no book entry
             continue
-        if not _same_rules(doc, board, pos.allowed_first):
+        if _same_rules(doc, board, pos.allowed_first):
+            tables += _tables(doc)
+    # an entry exists only for a position (up to symmetry) the strategy reaches, so no check that
+    # ``pos`` extends the certificate's root is needed (it may be a symmetric image)
+    hold = None
+    for owner, kind, table in tables:  # the mover's own entries first: cheap, and a win is best
+        if pos.to_move == owner:
+            e = _entry(table, pos, perms)
+            if isinstance(e, int) and pos._legal(e):
+                if kind == "win":
+                    return e, kind
+                hold = hold or (e, kind)
+    if hold is not None:
+        return hold
+    left = [budget]
+    for owner, kind, table in tables:  # the mover is lost in this table: resist longest
+        if pos.to_move == owner or kind != "win":
             continue
-        # an entry exists only for a position (up to symmetry) the strategy reaches, so no check
-        # that ``pos`` extends the certificate's root is needed (it may be a symmetric image)
-        for owner, kind, table in _tables(doc):
-            if pos.to_move == owner:
-                e = _entry(table, pos, perms)
-                if isinstance(e, int) and pos._legal(e):
-                    if kind == "win":
-                        return e, kind  # a certified win is the best a table can say
-                    found.append((e, kind))
-            elif kind == "win":
-                left = [budget]
+        best = None
+        for m in pos.legal_moves():
+            nxt = pos.play(m)
+            if nxt.winner() is not None or nxt.is_over():
+                continue
+            n = _line(table, nxt, owner, perms, left)
+            if n is None:
                 best = None
-                for m in pos.legal_moves():
-                    nxt = pos.play(m)
-                    if nxt.winner() is not None or nxt.is_over():
-                        continue
-                    n = _line(table, nxt, owner, perms, left)
-                    if n is None:
-                        best = None
-                        break
-                    if best is None or n > best[1]:
-                        best = (m, n)
-                if best is not None:
-                    found.append((best[0], "loss"))
-    rank = {"hold": 0, "loss": 1}
-    return min(found, key=lambda f: rank[f[1]]) if found else None
+                break
+            if best is None or n > best[1]:
+                best = (m, n)
+        if best is not None:
+            return best[0], "loss"
+    return None

@@ -244,7 +244,9 @@ def _order(level, cand, me, opp, pats, cell_pats, ncells, hint, mbuf, sbuf):
 
 
 @njit(cache=True)
-def _tt_store(me, opp, r, won, move, tt_a, tt_b, tt_w, tt_n, tt_m):
+def _tt_store(me, opp, r, won, move, T):
+    """Record a bound of position (me, opp) in the bounded-search table T (IdTable)."""
+    tt_a, tt_b, tt_w, tt_n, tt_m = T.tt_a, T.tt_b, T.tt_w, T.tt_n, T.tt_m
     tmask = tt_a.shape[0] - 1
     i = _slot(me, opp, tmask)
     for s in (i, i + 1):
@@ -333,7 +335,7 @@ def wins_within(me, opp, r, level, B, T, W, stats, deadline):
         # pass, and an extra own counter never hurts, so some move inside does at least as well)
         cand = live_cells(me, opp, empty, (r + 1) // 2, pats)
         if cand == 0:
-            _tt_store(ka, kb, r, False, -1, tt_a, tt_b, tt_w, tt_n, tt_m)
+            _tt_store(ka, kb, r, False, -1, T)
             return False
     k = _order(level, cand, me, opp, pats, cell_pats, ncells, hint, mbuf, sbuf)
     for i in range(k):
@@ -344,7 +346,7 @@ def wins_within(me, opp, r, level, B, T, W, stats, deadline):
         at = threats(me2, opp, pats)
         if at & (at - 1):
             # the defender has no immediate win (any enemy threat was just blocked) and n + 3 <= limit
-            _tt_store(ka, kb, 3, True, perm[sx, c], tt_a, tt_b, tt_w, tt_n, tt_m)
+            _tt_store(ka, kb, 3, True, perm[sx, c], T)
             return True
         if r < 5:
             continue  # with 3 or 4 plies left only a double threat wins
@@ -373,9 +375,9 @@ def wins_within(me, opp, r, level, B, T, W, stats, deadline):
         if stats[ST_ABORTED] != 0:
             return False
         if ok:
-            _tt_store(ka, kb, r, True, perm[sx, c], tt_a, tt_b, tt_w, tt_n, tt_m)
+            _tt_store(ka, kb, r, True, perm[sx, c], T)
             return True
-    _tt_store(ka, kb, r, False, perm[sx, mbuf[level, 0]] if k > 0 else -1, tt_a, tt_b, tt_w, tt_n, tt_m)
+    _tt_store(ka, kb, r, False, perm[sx, mbuf[level, 0]] if k > 0 else -1, T)
     return False
 
 
@@ -432,8 +434,9 @@ def _canon(a, b, n, sym_n, symtab):
 
 
 @njit(cache=True)
-def _lookup(ka, kb, pk_a, pk_b, p_pn, p_dn):
-    """(pn, dn) stored for key (ka, kb), or (-1, -1)."""
+def _lookup(ka, kb, T):
+    """(pn, dn) stored for key (ka, kb) in the table T, or (-1, -1)."""
+    pk_a, pk_b, p_pn, p_dn = T.pk_a, T.pk_b, T.p_pn, T.p_dn
     i = _slot(ka, kb, pk_a.shape[0] - 1)
     for s in (i, i + 1):
         if pk_a[s] == ka and pk_b[s] == kb:
@@ -442,7 +445,8 @@ def _lookup(ka, kb, pk_a, pk_b, p_pn, p_dn):
 
 
 @njit(cache=True)
-def _store(ka, kb, pn, dn, work, pk_a, pk_b, p_pn, p_dn, p_w):
+def _store(ka, kb, pn, dn, work, T):
+    pk_a, pk_b, p_pn, p_dn, p_w = T.pk_a, T.pk_b, T.p_pn, T.p_dn, T.p_w
     i = _slot(ka, kb, pk_a.shape[0] - 1)
     for s in (i, i + 1):
         if pk_a[s] == ka and pk_b[s] == kb:
@@ -467,8 +471,7 @@ def dfpn_rehash(old, new):
     """Copy every entry of a df-pn table (DfpnTable) into a larger one."""
     for s in range(old.pk_a.shape[0]):
         if old.pk_a[s] != -1:
-            _store(old.pk_a[s], old.pk_b[s], old.p_pn[s], old.p_dn[s], old.p_w[s], new.pk_a, new.pk_b, new.p_pn,
-                   new.p_dn, new.p_w)
+            _store(old.pk_a[s], old.pk_b[s], old.p_pn[s], old.p_dn[s], old.p_w[s], new)
 
 
 @njit(cache=True)
@@ -596,7 +599,6 @@ def dfpn_run(prm, B, T, S, V, H, stats):
     vcf_nodes, hold_budget, prune = prm[PRM_VCF_NODES], prm[PRM_HOLD], prm[PRM_PRUNE]
     pats, cell_pats, board, first, limit, ncells = B.pats, B.cell_pats, B.board, B.first, B.limit, B.ncells
     sym_n, symtab = B.sym_n, B.symtab
-    pk_a, pk_b, p_pn, p_dn, p_w = T.pk_a, T.pk_b, T.p_pn, T.p_dn, T.p_w
     cb, cpn, cdn, osc, fr, io = S.cb, S.cpn, S.cdn, S.osc, S.fr, S.io
     rem, hstk, pairs = H.rem, H.stk, H.pairs
     # frame columns: 0 att, 1 dfd, 2 atm, 3 th_pn, 4 th_dn, 5 n children, 6 best, 7 work0, 8 ka, 9 kb
@@ -650,7 +652,7 @@ def dfpn_run(prm, B, T, S, V, H, stats):
             if st != 0:
                 rp = np.int64(0) if st == 1 else INF
                 rd = INF if st == 1 else np.int64(0)
-                _store(ka, kb, rp, rd, 1, pk_a, pk_b, p_pn, p_dn, p_w)
+                _store(ka, kb, rp, rd, 1, T)
                 mode = 1
                 continue
             k = 0
@@ -662,7 +664,7 @@ def dfpn_run(prm, B, T, S, V, H, stats):
                     else:
                         a2, d2 = a, d | bit
                     ca, cbk = _canon(a2, d2, n + 1, sym_n, symtab)
-                    p, q = _lookup(ca, cbk, pk_a, pk_b, p_pn, p_dn)
+                    p, q = _lookup(ca, cbk, T)
                     if p < 0:
                         p, q = _child_init(a2, d2, not am, pats, board, limit)
                     # insertion by heuristic (ties in pn/dn go to the better move)
@@ -722,7 +724,7 @@ def dfpn_run(prm, B, T, S, V, H, stats):
             if pn > INF:
                 pn = INF
         if pn >= fr[l, 3] or dn >= fr[l, 4]:
-            _store(fr[l, 8], fr[l, 9], pn, dn, stats[ST_EXPANSIONS] - fr[l, 7] + 1, pk_a, pk_b, p_pn, p_dn, p_w)
+            _store(fr[l, 8], fr[l, 9], pn, dn, stats[ST_EXPANSIONS] - fr[l, 7] + 1, T)
             rp = pn
             rd = dn
             mode = 1
@@ -771,7 +773,7 @@ def node_value(att, dfd, T, B):
     """(pn, dn) stored for a position in the df-pn table T (DfpnTable), or (-1, -1)."""
     n = popcount(att | dfd)
     ka, kb = _canon(att, dfd, n, B.sym_n, B.symtab)
-    return _lookup(ka, kb, T.pk_a, T.pk_b, T.p_pn, T.p_dn)
+    return _lookup(ka, kb, T)
 
 
 @njit(cache=True)
