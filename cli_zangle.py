@@ -447,9 +447,9 @@ def solo_solve(
     from .cli_common import parse_options
 
     if batch is not None:
-        from .cli_batch import run_batch
+        from .cli_batch import run_batch, zangle_solo_bulk
 
-        return run_batch(batch, solo_solve, dict(locals()), "deal")
+        return run_batch(batch, solo_solve, dict(locals()), "deal", bulk=zangle_solo_bulk)
     if deal is None:
         raise typer.BadParameter("give a solo deal file or ID (or --batch FILE)", param_hint="DEAL")
 

@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, objmode
 
-from ..games.zangle._kernel import ZOut, ZScratch, _search_in
+from ..games.zangle._kernel import ZOut, ZScratch, _lookup, _search_in
 
 MIDDLE = 3
 K_ZANGLE, K_FILL, K_SKIP, K_DISCARD = 0, 1, 2, 3
@@ -47,6 +47,12 @@ N_STATS = 6
 R_DONE, R_NODES, R_TIME, R_OVERFLOW = 0, 1, 2, 3
 # MoveCache.used
 MC_SLOTS, MC_POOL = 0, 1
+# SoloMany.layout: cards face up in the middle, cards of the draw sequence, piles, then heights
+L_M0, L_ND, L_PILES, L_HTS = 0, 1, 2, 3
+MAX_PILES = 8
+N_LAYOUT = L_HTS + MAX_PILES
+# names of a line's moves (``_name_line``): per Zangle target, pieces and Z cards; per fill src, dst
+NAME_BAD = -2  # no target found: the caller names the line itself (and reports the error)
 
 KIND_BITS = 6  # a deal has at most 62 cards, so at most 62 kinds: kind + 1 fits 6 bits
 KIND_MASK = (1 << KIND_BITS) - 1
@@ -76,6 +82,27 @@ class SoloSearch(NamedTuple):
     max_nodes: int
     max_memo: int  # memo entries at most (a power of two)
     deadline: float  # perf_counter() time to give up at (0: none)
+
+
+class SoloMany(NamedTuple):
+    """Many deals of one deck for ``solve_many_kernel``, numbered as in ``SoloArgs``."""
+
+    cards: np.ndarray  # (deals, cards): deck position of each card (draw sequence, then piles), -1 padded
+    layout: np.ndarray  # (deals, N_LAYOUT): L_M0, L_ND, L_PILES, then the pile heights from L_HTS
+    flags: np.ndarray  # (deals, N_FLAGS)
+    dsid: np.ndarray  # tiling-table shape id of each deck position (the deck's kinds: at most 63 shapes)
+    darea: np.ndarray  # triangles of each deck position
+
+
+class SoloManyOut(NamedTuple):
+    """What ``solve_many_kernel`` finds for each deal: ``solve_kernel``'s value, counters and line,
+    and the line's moves named as the engine names them (``_name_line``)."""
+
+    value: np.ndarray  # (deals,)
+    stats: np.ndarray  # (deals, N_STATS)
+    line_k: np.ndarray  # (deals, longest line + 1)
+    line_v: np.ndarray
+    names: np.ndarray  # (deals, room): entries used, then the moves' names (``_name_line``)
 
 
 class Shape(NamedTuple):
@@ -855,6 +882,130 @@ def solve_kernel(deal, table, search):
     if stats[ST_REASON] != R_DONE:
         return -1
     return v
+
+
+@njit(cache=True)
+def _name_line(deal, table, line_k, line_v, n_line, names):
+    """Name a line's moves as the engine does (``solver.zangle_solo._zangle_action``), replaying
+    it from the deal's start, into ``names``: per Zangle the target, the number of pieces, the
+    pieces, the number of Z cards and the Z cards (card numbers; each group in table order: the
+    middle by card number, then the pile tops by pile); per fill its source and destination
+    pile; nothing for a skip or a discard. The target is the first card in table order, among
+    those of half the Zangle's triangles, that the other cards tile (the engine lists targets
+    largest first, then in table order). Returns the entries written, or NAME_BAD."""
+    nd = deal.nd
+    carea = deal.carea
+    sid = deal.sid
+    piles = deal.piles.copy()
+    hts = deal.hts.copy()
+    npiles = hts.shape[0]
+    mid = 0
+    for i in range(deal.m0):
+        mid |= np.int64(1) << i
+    dr = deal.m0
+    vis = np.empty(MIDDLE + npiles, np.int64)
+    tmp = np.empty(MIDDLE + npiles, np.int64)
+    w = 0
+    for q in range(n_line):
+        kq = line_k[q]
+        v = line_v[q]
+        if kq == K_ZANGLE:
+            nv = 0
+            x = mid
+            i = 0
+            while x:
+                if x & 1:
+                    vis[nv] = i
+                    nv += 1
+                x >>= 1
+                i += 1
+            for p in range(npiles):
+                if hts[p] > 0:
+                    vis[nv] = piles[p, hts[p] - 1]
+                    nv += 1
+            total = 0
+            for j in range(nv):
+                if (v >> vis[j]) & 1:
+                    total += carea[vis[j]]
+            t = -1
+            for j in range(nv):
+                c = vis[j]
+                if not (v >> c) & 1 or carea[c] == 0 or 2 * carea[c] != total:
+                    continue
+                hs = table.g[sid[c]]
+                k = 0
+                for jj in range(nv):
+                    d = vis[jj]
+                    if jj != j and (v >> d) & 1 and carea[d] > 0:
+                        tmp[k] = sid[d]
+                        hs += table.h[sid[d]]
+                        k += 1
+                if _lookup(hs, sid[c], tmp, k, table.keys, table.ent_t, table.ent_p):
+                    t = j
+                    break
+            if t < 0:
+                return NAME_BAD
+            names[w] = vis[t]
+            w += 1
+            at = w
+            w += 1
+            for j in range(nv):
+                c = vis[j]
+                if j != t and (v >> c) & 1 and carea[c] > 0:
+                    names[w] = c
+                    w += 1
+            names[at] = w - at - 1
+            at = w
+            w += 1
+            for j in range(nv):
+                c = vis[j]
+                if (v >> c) & 1 and carea[c] == 0:
+                    names[w] = c
+                    w += 1
+            names[at] = w - at - 1
+        elif kq == K_FILL:
+            names[w] = v // 64
+            names[w + 1] = v % 64
+            w += 2
+        mid, dr, _ph = _apply(piles, hts, mid, dr, nd, kq, v)
+    return w
+
+
+@njit(cache=True)
+def solve_many_kernel(many, table, out, count_mode, cap, max_nodes, max_memo):
+    """``solve_kernel`` on every deal of ``many`` (``SoloMany``), then ``_name_line`` on its
+    winning line, into ``out`` (``SoloManyOut``): ``out.names[i, 0]`` is the number of name
+    entries that follow (NAME_BAD when the line could not be named). No time limit."""
+    cards = many.cards
+    for i in range(cards.shape[0]):
+        m0 = many.layout[i, L_M0]
+        nd = many.layout[i, L_ND]
+        npl = many.layout[i, L_PILES]
+        hts = many.layout[i, L_HTS: L_HTS + npl].copy()
+        hmax = 1
+        n = nd
+        for p in range(npl):
+            hmax = max(hmax, hts[p])
+            n += hts[p]
+        piles = np.full((npl, hmax), -1, np.int64)
+        k = nd
+        for p in range(npl):
+            for h in range(hts[p]):
+                piles[p, h] = k
+                k += 1
+        sid = np.empty(n, np.int64)
+        carea = np.empty(n, np.int64)
+        for c in range(n):
+            sid[c] = many.dsid[cards[i, c]]
+            carea[c] = many.darea[cards[i, c]]
+        deal = SoloArgs(piles, hts, sid, sid.copy(), carea, many.flags[i].copy(), nd, m0)
+        search = SoloSearch(out.line_k[i], out.line_v[i], out.stats[i], count_mode, cap, max_nodes, max_memo, 0.0)
+        v = solve_kernel(deal, table, search)
+        out.value[i] = v
+        n_line = out.stats[i, ST_LINE]
+        out.names[i, 0] = 0
+        if n_line > 0:
+            out.names[i, 0] = _name_line(deal, table, out.line_k[i], out.line_v[i], n_line, out.names[i, 1:])
 
 
 def _now() -> float:

@@ -169,6 +169,141 @@ def solve_deal(deal: SoloDeal, *, max_states: int = 2_000_000, time_limit: float
     return res
 
 
+class SoloBatch:
+    """Many solo deals of one deck, solved by one kernel call (``solve``): cards as deck
+    positions, numbered as ``_Packed`` numbers them (draw sequence, then the piles bottom to top).
+    ``add`` takes deals already checked (``SoloDeal``'s rules: cards of the deck, each once, at
+    most 3 middle cards, 20 in the draw sequence and 62 in all, 1 to 8 piles, none empty)."""
+
+    def __init__(self, deck=None):
+        from ..games.zangle.cards import default_deck
+
+        self.deck = deck or default_deck()
+        self.rows: list = []
+        self._pos: dict | None = None
+
+    @staticmethod
+    def flags(options) -> tuple:
+        return (options.fill_empty_pile == "may", bool(options.voluntary_discard), options.z_cards == "minimal")
+
+    def add(self, middle: Sequence[int], draw: Sequence[int], piles: Sequence[Sequence[int]], flags: tuple) -> None:
+        """One deal: deck positions of the middle cards, the draw pile (next card first) and each
+        pile (bottom first); ``flags`` from ``SoloBatch.flags(options)``."""
+        seq = list(middle) + list(draw)
+        self.rows.append((seq + [c for p in piles for c in p], len(middle), len(seq), [len(p) for p in piles], flags))
+
+    def add_deal(self, deal: SoloDeal) -> None:
+        if self._pos is None:
+            self._pos = {c.id: i for i, c in enumerate(self.deck.cards)}
+        pos = self._pos
+        self.add([pos[c] for c in deal.middle], [pos[c] for c in deal.draw], [[pos[c] for c in p] for p in deal.piles],
+                 self.flags(deal.options))
+
+    def solve(self, max_states: int = 2_000_000) -> list:
+        """Per deal: (solvable, states, reason, moves), ``moves`` the winning line as tuples
+        ``("zangle", target, pieces, z)`` (card ids), ``("fill", src, dst)``, ``("skip",)``,
+        ``("discard",)`` named as the engine names them; or None for a deal whose line the kernel
+        could not name (``solve_deal`` reports it)."""
+        from . import _zangle_solo_kernel as K
+        from ..games.zangle.moves import card_sids
+        from ..kernelargs import kernel_bundle
+        from .zangle_finder import deck_table
+
+        if not self.rows:
+            return []
+        deck = self.deck
+        table = deck_table(deck)
+        if len(table.shapes) > 63:
+            raise SolverError("a batch needs a deck of at most 63 card shapes")
+        sids = card_sids(deck)
+        n = len(self.rows)
+        width = max(len(r[0]) for r in self.rows)
+        cards = np.full((n, width), -1, dtype=np.int64)
+        layout = np.zeros((n, K.N_LAYOUT), dtype=np.int64)
+        flags = np.zeros((n, K.N_FLAGS), dtype=np.int64)
+        depth = 0
+        for i, (pos, m0, nd, hts, fl) in enumerate(self.rows):
+            cards[i, : len(pos)] = pos
+            layout[i, K.L_M0] = m0
+            layout[i, K.L_ND] = nd
+            layout[i, K.L_PILES] = len(hts)
+            layout[i, K.L_HTS: K.L_HTS + len(hts)] = hts
+            flags[i, K.F_FILL_MAY], flags[i, K.F_VOLUNTARY], flags[i, K.F_ZMIN] = fl
+            depth = max(depth, nd * (len(hts) + 3) + 8)
+        many = kernel_bundle(K.SoloMany, cards=cards, layout=layout, flags=flags,
+                             dsid=[sids[c.id] for c in deck.cards], darea=[c.size for c in deck.cards])
+        room = 1 + (depth + 1) * (K.MIDDLE + K.MAX_PILES + 3)
+        out = K.SoloManyOut(np.zeros(n, np.int64), np.zeros((n, K.N_STATS), np.int64), np.zeros((n, depth + 1), np.int64),
+                            np.zeros((n, depth + 1), np.int64), np.empty((n, room), np.int64))
+        max_memo = 1 << max(12, min(22, int(max_states * 2).bit_length()))
+        K.solve_many_kernel(many, table.kernel, out, np.int64(0), np.int64(1), np.int64(max_states), np.int64(max_memo))
+        ids = [c.id for c in deck.cards]
+        res = []
+        names_all = out.names
+        for i, (pos, m0, nd, hts, fl) in enumerate(self.rows):
+            st = out.stats[i]
+            states = int(st[K.ST_STATES])
+            reason = _REASONS[int(st[K.ST_REASON])]
+            v = int(out.value[i])
+            n_line = int(st[K.ST_LINE])
+            solvable = (v > 0) if v >= 0 else (True if n_line > 0 else None)
+            moves = []
+            if n_line:
+                w = int(names_all[i, 0])
+                if w < 0:
+                    res.append(None)
+                    continue
+                nm = names_all[i, 1: 1 + w].tolist()
+                cid = [ids[p] for p in pos]
+                j = 0
+                for k, val in zip(out.line_k[i, :n_line].tolist(), out.line_v[i, :n_line].tolist()):
+                    if k == K.K_ZANGLE:
+                        t = cid[nm[j]]
+                        np_ = nm[j + 1]
+                        pieces = tuple(cid[c] for c in nm[j + 2: j + 2 + np_])
+                        j += 2 + np_
+                        nz = nm[j]
+                        z = tuple(cid[c] for c in nm[j + 1: j + 1 + nz])
+                        j += 1 + nz
+                        moves.append(("zangle", t, pieces, z))
+                    elif k == K.K_FILL:
+                        moves.append(("fill", nm[j], nm[j + 1]))
+                        j += 2
+                    elif k == K.K_SKIP:
+                        moves.append(("skip",))
+                    else:
+                        moves.append(("discard",))
+            res.append((solvable, states, reason, moves))
+        return res
+
+
+def solve_many(deals: Sequence[SoloDeal], *, max_states: int = 2_000_000) -> list:
+    """``solve_deal`` on many deals of one deck in one kernel call (no counts, no time limit):
+    the same answers, states and lines (``SoloResult``; ``seconds`` is each deal's share)."""
+    from ..games.zangle.engine import Action
+
+    if not deals:
+        return []
+    t0 = time.perf_counter()
+    b = SoloBatch(deals[0].deck)
+    for d in deals:
+        if d.deck is not b.deck:
+            raise SolverError("solve_many: the deals must share one deck")
+        b.add_deal(d)
+    raw = b.solve(max_states)
+    share = (time.perf_counter() - t0) / len(deals)
+    out = []
+    for d, r in zip(deals, raw):
+        if r is None:
+            out.append(solve_deal(d, max_states=max_states))
+            continue
+        solvable, states, reason, moves = r
+        line = [Action("zangle", m[1], m[2], m[3]) if m[0] == "zangle" else
+                Action("fill", src=m[1], dst=m[2]) if m[0] == "fill" else Action(m[0]) for m in moves]
+        out.append(SoloResult(solvable, line, states, share, reason))
+    return out
+
+
 def playout_wins(deal: SoloDeal, n: int = 1000, seed: int = 0) -> int:
     """Wins out of ``n`` random playouts (uniform among the distinct moves of each position)."""
     from . import _zangle_solo_kernel as K
@@ -312,6 +447,8 @@ __all__ = [
     "playout_wins",
     "reference_solve",
     "solve_deal",
+    "solve_many",
+    "SoloBatch",
 ]
 
 

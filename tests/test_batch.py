@@ -49,6 +49,46 @@ def test_zangle_solo_batch_matches_single_solves():
         assert _drop_seconds(o["result"]) == _drop_seconds(_single(["zangle", "solo", "solve", i, "--json", "--max-states", "200000"]))
 
 
+@pytest.mark.parametrize("extra", [[], ["--option", "fill_empty_pile=may"], ["--option", "voluntary_discard=true"],
+                                   ["--option", "z_cards=minimal", "--max-states", "500"]])
+def test_zangle_solo_batch_kernel_path_matches_single_solves(extra):
+    """Descriptive IDs go to one batch-kernel call (SoloBatch); seed IDs, files, odd IDs and bad
+    lines to the per-line command: the same answers and error texts either way, in input order."""
+    from tanglekit.games.zangle.rules import ZangleOptions
+    from tanglekit.solver.zangle_solo import SoloDeal
+
+    ids = [SoloDeal.from_seed(s, ZangleOptions(piles=p, **o)).share_id()
+           for s, p, o in [(1, 5, {}), (2, 5, {"fill_empty_pile": "may"}), (3, 6, {"voluntary_discard": True}),
+                           (4, 4, {"z_cards": "minimal"}), (5, 5, {}), (6, 3, {"fill_empty_pile": "may"})]]
+    head, _, desc = ids[0].rpartition(":")
+    lines = ids[:3] + [
+        ids[3].rpartition(":")[0] + ":" + ids[3].rpartition(":")[2].upper(),  # upper case: the per-line path
+        head + ":" + desc[:-2] + desc[:2],  # a card twice
+        head + ":" + desc + ".",  # an empty pile
+        head + ":" + desc[:-1],  # half a card code
+        head.replace("piles=5", "piles=4") + ":" + desc,  # pile count mismatch
+        "zangle:solo,piles=5,hard#3",
+    ] + ids[4:]
+    out = _batch(["zangle", "solo", "solve"] + extra, lines)
+    assert [o["line"] for o in out] == list(range(1, len(lines) + 1))
+    for o, text in zip(out, lines):
+        r = CliRunner().invoke(app, ["zangle", "solo", "solve", text, "--json"] + extra)
+        if r.exit_code == 0:
+            assert _drop_seconds(o["result"]) == _drop_seconds(json.loads(r.stdout)), text
+        else:
+            assert o["error"] == str(r.exception), text
+    assert sum("error" in o for o in out) == 4
+    # the kernel path took exactly the well-formed descriptive IDs
+    from tanglekit.cli_batch import zangle_solo_bulk
+
+    opt = [extra[i + 1] for i, a in enumerate(extra) if a == "--option"]
+    kw = {"count": False, "time_limit": None, "deck": None, "option": opt or None,
+          "max_states": int(extra[extra.index("--max-states") + 1]) if "--max-states" in extra else 2_000_000}
+    done = zangle_solo_bulk(kw, list(enumerate(lines, 1)))
+    assert sorted(done) == [1, 2, 3, 10, 11]
+    assert all(json.loads(done[n])["line"] == n for n in done)
+
+
 def test_zangle_find_batch_files_and_inline_objects(tmp_path):
     deal = {"middle": ["T4-bar", "T1", "T5-c", "Z"], "own": ["T2", "T2", "T3", "T1"]}
     f = tmp_path / "deal.json"

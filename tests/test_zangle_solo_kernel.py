@@ -11,7 +11,7 @@ from tanglekit.games.zangle import default_deck
 from tanglekit.games.zangle.engine import Action
 from tanglekit.games.zangle.rules import ZangleOptions
 from tanglekit.solver import _zangle_solo_kernel as K
-from tanglekit.solver.zangle_solo import SoloDeal, _Packed, reference_solve, solve_deal
+from tanglekit.solver.zangle_solo import SoloDeal, _Packed, reference_solve, solve_deal, solve_many
 
 OPTION_SETS = [
     {},
@@ -254,3 +254,25 @@ def test_kernel_bundle_factory_checks_its_fields():
                 {"shapes": {"dist": 1, "seen": 1, "limit": 2}}, {"shapes": {"dist": 1}, "seen": [1], "limit": 1, "x": 2}):
         with pytest.raises(TypeError):
             kernel_bundle(Work, **bad)
+
+
+def test_batch_kernel_matches_single_solves_and_names_lines_as_the_engine():
+    # solve_many: many deals per kernel call, lines named in the kernel (_name_line); solve_deal
+    # names them on the engine (_to_actions): the same answers, states and lines
+    rng = random.Random(13)
+    deals = []
+    for i in range(60):
+        opts = OPTION_SETS[i % len(OPTION_SETS)]
+        if i % 3 == 0:
+            deals.append(twin_deal(rng, piles=rng.choice([3, 4]), options=opts))
+        else:
+            deals.append(SoloDeal.from_seed(rng.randrange(10**6), ZangleOptions(piles=rng.choice([3, 4, 5, 6]), **opts)))
+    many = solve_many(deals, max_states=20_000)
+    solved = 0
+    for d, m in zip(deals, many):
+        one = solve_deal(d, max_states=20_000)
+        assert (m.solvable, m.states, m.reason, m.line) == (one.solvable, one.states, one.reason, one.line)
+        solved += bool(m.line)
+    assert solved >= 20
+    assert any(a.kind == "zangle" and a.z for m in many for a in m.line)
+    assert any(a.kind == "fill" for m in many for a in m.line)
