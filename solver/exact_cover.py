@@ -518,7 +518,7 @@ def _use_firstcell(problem: ExactCover, red: Reduced, kernel: str, limit: int | 
 
 def _firstcell_count(problem: ExactCover, red: Reduced, time_limit: float | None,
                      workers: int | None = None) -> tuple[int, bool]:
-    from .dlx import FirstCellMatrix, firstcell_count_parallel
+    from .dlx_firstcell import FirstCellMatrix, firstcell_count_parallel
 
     m = FirstCellMatrix(red.n_primary, red.ptr, red.items, getattr(problem, "item_order", None))
     if workers is not None and workers > 1 and time_limit is None:
