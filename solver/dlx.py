@@ -343,9 +343,10 @@ def _fill_nodes(nd, ln, opt_of, n_items, opt_ptr, opt_items, opt_colour):
 
 
 def make_matrix(n_primary: int, n_secondary: int, opt_ptr, opt_items, opt_colour=None,
-                kind: str = "auto"):
+                kind: str = "auto", cells=None):
     """The kernel state for a problem: option bitsets (``bitset``, colours included) unless
-    their tables would pass ``dlx_bitset.MAX_BITSET_BYTES``, else dancing links (``links``)."""
+    their tables would pass ``dlx_bitset.MAX_BITSET_BYTES``, else dancing links (``links``).
+    ``cells`` (bitset only): the cell graph of a tiling, for isolated-region pruning."""
     if kind not in ("auto", "links", "bitset"):
         raise SolverError(f"unknown kernel {kind!r}: expected auto, links or bitset")
     if kind == "auto":
@@ -359,7 +360,7 @@ def make_matrix(n_primary: int, n_secondary: int, opt_ptr, opt_items, opt_colour
         need = BitsetMatrix.nbytes(n_primary, n_units, len(opt_ptr) - 1)
         kind = "bitset" if need <= MAX_BITSET_BYTES else "links"
     if kind == "bitset":
-        return BitsetMatrix(n_primary, n_secondary, opt_ptr, opt_items, opt_colour)
+        return BitsetMatrix(n_primary, n_secondary, opt_ptr, opt_items, opt_colour, cells=cells)
     return DlxMatrix(n_primary, n_secondary, opt_ptr, opt_items, opt_colour)
 
 

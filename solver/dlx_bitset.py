@@ -26,8 +26,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from ..kernelargs import kernel_bundle
 
@@ -42,19 +43,35 @@ _BIG = 1 << 30  # live count of a covered item: never the minimum
 MAX_BITSET_BYTES = 96 << 20  # kill sets + per-depth live sets; larger problems use links
 
 
+@intrinsic
+def popcount(typingctx, x):
+    """Set bits of a uint64 (LLVM's ctpop, which vectorises)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fn = builder.module.declare_intrinsic("llvm.ctpop", [args[0].type])
+        return builder.call(fn, [args[0]])
+
+    return sig, codegen
+
+
 class BitsetArgs(NamedTuple):
     """Everything ``bitset_search`` / ``bitset_count_memo`` read and write, by name."""
 
-    DTYPES = {"kill": np.uint64, "kidx": np.int32, "pit": np.int32, "hkey": np.uint64,
-              "live": np.uint64, "cnt": np.int32, "hk": np.uint64, "chosen": np.int32,
-              "out": np.int32, "out_len": np.int32, "tkeys": np.uint64}
+    DTYPES = {"kill": np.uint64, "killt": np.uint64, "kidx": np.int32, "pit": np.int32, "hkey": np.uint64,
+              "live": np.uint64, "acc": np.uint64, "cnt": np.int32, "hk": np.uint64, "chosen": np.int32,
+              "out": np.int32, "out_len": np.int32, "tkeys": np.uint64,
+              "adj": np.uint64, "ocell": np.uint64, "onbr": np.uint64, "emp": np.uint64, "seed": np.uint64,
+              "comp": np.uint64, "front": np.uint64}
     kill: np.ndarray     # (units, W) options killed by each unit (items, then colour units)
+    killt: np.ndarray    # (W, n_primary) the primary items' rows of kill, transposed
     kptr: np.ndarray     # (options + 1) option o's units are kidx[kptr[o]:kptr[o + 1]]
     kidx: np.ndarray
     pit: np.ndarray      # (options, kp) primary items of each option, padded with n_primary
     npr: np.ndarray      # (options) number of primary items of each option
     hkey: np.ndarray     # (options, UW) the claims of each option (memo key bits)
     live: np.ndarray     # (depth, W) live options per depth
+    acc: np.ndarray      # (W) scratch: the options the chosen one kills
     cnt: np.ndarray      # (depth, n_primary + 1) live options per primary item per depth
     nunc: np.ndarray     # (depth) primary items still uncovered
     hk: np.ndarray       # (depth, UW) claims so far (memo key)
@@ -68,64 +85,118 @@ class BitsetArgs(NamedTuple):
     out_len: np.ndarray  # (batch)
     st: np.ndarray       # ST_* fields
     ctl: np.ndarray      # CTL_* fields
+    # isolated-region pruning (tilings): items 0 .. n_cells - 1 are cells of a graph
+    adj: np.ndarray      # (cells, CW) neighbours of each cell
+    ocell: np.ndarray    # (options, CW) cells of each option
+    onbr: np.ndarray     # (options, CW) cells next to each option, outside it
+    emp: np.ndarray      # (depth, CW) uncovered cells per depth
+    seed: np.ndarray     # (CW) scratch: cells to flood from
+    comp: np.ndarray     # (CW) scratch: the component being flooded
+    front: np.ndarray    # (CW) scratch: its newest cells
     n_primary: int
+    region: int          # every option covers a multiple of this many cells (0: no pruning)
+    bound: int           # a flood stops (and passes) past this many cells
 
 
-@njit(cache=True)
-def _next_option(a, d):
+@njit(cache=True, inline="always")
+def _next_option(kill, live, item_at, pos, d):
     """Index of the next live option at depth d containing the item branched on, or -1."""
-    W = a.live.shape[1]
-    bi = a.item_at[d]
-    p = a.pos[d]
+    W = live.shape[1]
+    bi = item_at[d]
+    p = pos[d]
     w = p >> 6
     if w >= W:
         return -1
-    m = a.kill[bi, w] & a.live[d, w] & (np.uint64(0xFFFFFFFFFFFFFFFF) << np.uint64(p & 63))
+    m = kill[bi, w] & live[d, w] & (np.uint64(0xFFFFFFFFFFFFFFFF) << np.uint64(p & 63))
     while m == 0:
         w += 1
         if w >= W:
             return -1
-        m = a.kill[bi, w] & a.live[d, w]
+        m = kill[bi, w] & live[d, w]
     return (w << 6) + trailing_zeros(m)
 
 
-@njit(cache=True)
-def _take(a, d, oc):
-    """Fill depth d + 1 from depth d after taking option oc."""
-    W = a.live.shape[1]
-    kp = a.pit.shape[1]
-    n1 = a.cnt.shape[1]
-    k0 = a.kptr[oc]
-    k1 = a.kptr[oc + 1]
-    for i in range(n1):
-        a.cnt[d + 1, i] = a.cnt[d, i]
+@njit(cache=True, inline="always")
+def _take(kill, killt, kptr, kidx, pit, npr, live, cnt, nunc, acc, d, oc):
+    """Fill depth d + 1 from depth d after taking option oc: clear the options oc kills (the
+    union of its units' kill sets) and subtract them from the live counts of the primary items,
+    a word of options at a time (popcounts over the transposed kill rows, which vectorise)."""
+    W = live.shape[1]
+    kp = pit.shape[1]
+    n_primary = killt.shape[1]
     for w in range(W):
-        lv = a.live[d, w]
-        if lv == 0:
-            a.live[d + 1, w] = lv
-            continue
-        acc = np.uint64(0)
-        for e in range(k0, k1):
-            acc |= a.kill[a.kidx[e], w]
-        a.live[d + 1, w] = lv & ~acc
-        r = lv & acc
-        while r != 0:
-            o2 = (w << 6) + trailing_zeros(r)
-            r &= r - np.uint64(1)
-            for j in range(kp):
-                a.cnt[d + 1, a.pit[o2, j]] -= 1
+        acc[w] = 0
+    for e in range(kptr[oc], kptr[oc + 1]):
+        u = kidx[e]
+        for w in range(W):
+            acc[w] |= kill[u, w]
+    for i in range(cnt.shape[1]):
+        cnt[d + 1, i] = cnt[d, i]
+    for w in range(W):
+        lv = live[d, w]
+        k = acc[w]
+        live[d + 1, w] = lv & ~k
+        r = lv & k
+        if r != 0:
+            for i in range(n_primary):
+                cnt[d + 1, i] -= np.int32(popcount(killt[w, i] & r))
     for j in range(kp):
-        a.cnt[d + 1, a.pit[oc, j]] = _BIG
-    a.nunc[d + 1] = a.nunc[d] - a.npr[oc]
+        cnt[d + 1, pit[oc, j]] = _BIG
+    nunc[d + 1] = nunc[d] - npr[oc]
 
 
-@njit(cache=True)
-def _mrv(a, d):
+@njit(cache=True, inline="always")
+def _isolated(adj, ocell, onbr, emp, seed, comp, front, d, oc, g, bound):
+    """Whether taking option oc at depth d leaves, next to it, a connected region of uncovered
+    cells whose size is not a multiple of g (no exact cover then: every option's cells are
+    connected and number a multiple of g). Regions larger than ``bound`` are not checked."""
+    CW = emp.shape[1]
+    for w in range(CW):
+        seed[w] = onbr[oc, w] & emp[d, w] & ~ocell[oc, w]
+    sw = 0
+    while True:
+        while sw < CW and seed[sw] == 0:
+            sw += 1
+        if sw == CW:
+            return False
+        for w in range(CW):
+            comp[w] = 0
+            front[w] = 0
+        t = trailing_zeros(seed[sw])
+        bit = np.uint64(1) << np.uint64(t)
+        comp[sw] = bit
+        front[sw] = bit
+        size = 0
+        busy = True
+        while busy and size <= bound:
+            busy = False
+            for w in range(CW):
+                f = front[w]
+                if f == 0:
+                    continue
+                busy = True
+                front[w] = 0
+                while f != 0:
+                    c = (w << 6) + trailing_zeros(f)
+                    f &= f - np.uint64(1)
+                    size += 1
+                    for w2 in range(CW):
+                        new = adj[c, w2] & emp[d, w2] & ~ocell[oc, w2] & ~comp[w2]
+                        comp[w2] |= new
+                        front[w2] |= new
+        if size <= bound and size % g != 0:
+            return True
+        for w in range(CW):
+            seed[w] &= ~comp[w]
+
+
+@njit(cache=True, inline="always")
+def _mrv(cnt, n_primary, d):
     """(item, live count) of the first primary item with the fewest live options."""
     best = _BIG + 1
     bi = -1
-    for i in range(a.n_primary):
-        c = a.cnt[d, i]
+    for i in range(n_primary):
+        c = cnt[d, i]
         if c < best:
             best = c
             bi = i
@@ -146,16 +217,20 @@ def bitset_search(a):
     limit = a.ctl[CTL_LIMIT]
     record = a.ctl[CTL_RECORD] != 0
     max_nodes = a.ctl[CTL_MAX_NODES]
+    kill, killt, kptr, kidx, pit, npr = a.kill, a.killt, a.kptr, a.kidx, a.pit, a.npr
+    live, cnt, nunc, acc, item_at, pos, chosen = a.live, a.cnt, a.nunc, a.acc, a.item_at, a.pos, a.chosen
+    adj, ocell, onbr, emp, seed, comp, front = a.adj, a.ocell, a.onbr, a.emp, a.seed, a.comp, a.front
+    n_primary, region, bound = a.n_primary, a.region, a.bound
     forward = st[ST_FORWARD] == 1
     d = st[ST_DEPTH]
     found = 0
     nodes = 0
     while True:
         if forward:
-            if a.nunc[d] == 0:
+            if nunc[d] == 0:
                 if record:
                     for k in range(d):
-                        a.out[found, k] = a.chosen[k]
+                        a.out[found, k] = chosen[k]
                     a.out_len[found] = d
                 found += 1
                 forward = False
@@ -169,12 +244,12 @@ def bitset_search(a):
                 st[ST_DEPTH] = d
                 return found, nodes
             nodes += 1
-            bi, best = _mrv(a, d)
+            bi, best = _mrv(cnt, n_primary, d)
             if best == 0:
                 forward = False
                 continue
-            a.item_at[d] = bi
-            a.pos[d] = 0
+            item_at[d] = bi
+            pos[d] = 0
         else:
             if d == 0:
                 st[ST_FORWARD] = 0
@@ -182,23 +257,31 @@ def bitset_search(a):
                 st[ST_DONE] = 1
                 return found, nodes
             d -= 1
-        oc = _next_option(a, d)
+        while True:
+            oc = _next_option(kill, live, item_at, pos, d)
+            if oc < 0:
+                break
+            pos[d] = oc + 1
+            if region == 0 or not _isolated(adj, ocell, onbr, emp, seed, comp, front, d, oc, region, bound):
+                break
         if oc < 0:
             forward = False
             continue
-        a.pos[d] = oc + 1
-        a.chosen[d] = oc
-        _take(a, d, oc)
+        chosen[d] = oc
+        _take(kill, killt, kptr, kidx, pit, npr, live, cnt, nunc, acc, d, oc)
+        if region:
+            for w in range(emp.shape[1]):
+                emp[d + 1, w] = emp[d, w] & ~ocell[oc, w]
         d += 1
         forward = True
 
 
-@njit(cache=True)
-def _slot(a, d):
-    tmask = np.uint64(a.tvals.shape[0] - 1)
+@njit(cache=True, inline="always")
+def _slot(hk, tvals, d):
+    tmask = np.uint64(tvals.shape[0] - 1)
     h = np.uint64(0x9E3779B97F4A7C15)
-    for w in range(a.hk.shape[1]):
-        h = (h ^ a.hk[d, w]) * np.uint64(0xFF51AFD7ED558CCD)
+    for w in range(hk.shape[1]):
+        h = (h ^ hk[d, w]) * np.uint64(0xFF51AFD7ED558CCD)
         h ^= h >> np.uint64(31)
     return np.int64(h & tmask)
 
@@ -215,7 +298,12 @@ def bitset_count_memo(a):
     """
     st = a.st
     max_nodes = a.ctl[CTL_MAX_NODES]
-    UW = a.hk.shape[1]
+    kill, killt, kptr, kidx, pit, npr = a.kill, a.killt, a.kptr, a.kidx, a.pit, a.npr
+    live, cnt, nunc, acc, item_at, pos = a.live, a.cnt, a.nunc, a.acc, a.item_at, a.pos
+    hk, hkey, tkeys, tvals, lbase = a.hk, a.hkey, a.tkeys, a.tvals, a.lbase
+    adj, ocell, onbr, emp, seed, comp, front = a.adj, a.ocell, a.onbr, a.emp, a.seed, a.comp, a.front
+    n_primary, region, bound = a.n_primary, a.region, a.bound
+    UW = hk.shape[1]
     forward = st[ST_FORWARD] == 1
     d = st[ST_DEPTH]
     found = st[ST_FOUND]
@@ -223,19 +311,19 @@ def bitset_count_memo(a):
     hits = 0
     while True:
         if forward:
-            if a.nunc[d] == 0:
+            if nunc[d] == 0:
                 found += 1
                 forward = False
                 continue
-            slot = _slot(a, d)
-            if a.tvals[slot] >= 0:
+            slot = _slot(hk, tvals, d)
+            if tvals[slot] >= 0:
                 same = True
                 for w in range(UW):
-                    if a.tkeys[slot, w] != a.hk[d, w]:
+                    if tkeys[slot, w] != hk[d, w]:
                         same = False
                         break
                 if same:
-                    found += a.tvals[slot]
+                    found += tvals[slot]
                     hits += 1
                     forward = False
                     continue
@@ -245,12 +333,12 @@ def bitset_count_memo(a):
                 st[ST_FOUND] = found
                 return found, nodes, hits
             nodes += 1
-            a.lbase[d] = found
-            bi, best = _mrv(a, d)
-            a.item_at[d] = bi
-            a.pos[d] = 0
+            lbase[d] = found
+            bi, best = _mrv(cnt, n_primary, d)
+            item_at[d] = bi
+            pos[d] = 0
             if best == 0:
-                a.pos[d] = a.live.shape[1] << 6  # nothing to try: finish (and remember) at once
+                pos[d] = live.shape[1] << 6  # nothing to try: finish (and remember) at once
         else:
             if d == 0:
                 st[ST_FORWARD] = 0
@@ -259,29 +347,130 @@ def bitset_count_memo(a):
                 st[ST_FOUND] = found
                 return found, nodes, hits
             d -= 1
-        oc = _next_option(a, d)
+        while True:
+            oc = _next_option(kill, live, item_at, pos, d)
+            if oc < 0:
+                break
+            pos[d] = oc + 1
+            if region == 0 or not _isolated(adj, ocell, onbr, emp, seed, comp, front, d, oc, region, bound):
+                break
         if oc < 0:
-            slot = _slot(a, d)
+            slot = _slot(hk, tvals, d)
             for w in range(UW):
-                a.tkeys[slot, w] = a.hk[d, w]
-            a.tvals[slot] = found - a.lbase[d]
+                tkeys[slot, w] = hk[d, w]
+            tvals[slot] = found - lbase[d]
             forward = False
             continue
-        a.pos[d] = oc + 1
-        _take(a, d, oc)
+        _take(kill, killt, kptr, kidx, pit, npr, live, cnt, nunc, acc, d, oc)
+        if region:
+            for w in range(emp.shape[1]):
+                emp[d + 1, w] = emp[d, w] & ~ocell[oc, w]
         for w in range(UW):
-            a.hk[d + 1, w] = a.hk[d, w] | a.hkey[oc, w]
+            hk[d + 1, w] = hk[d, w] | hkey[oc, w]
         d += 1
         forward = True
+
+
+@njit(cache=True)
+def csr_summary(ptr, items, n_primary, n_items):
+    """(an option without items, an option without a primary item, a primary item in no
+    option, most primary items in one option) of options in CSR form."""
+    n_opts = len(ptr) - 1
+    seen = np.zeros(n_items + 1, dtype=np.bool_)
+    empty = False
+    no_primary = False
+    kp = 0
+    for o in range(n_opts):
+        a = ptr[o]
+        b = ptr[o + 1]
+        if a == b:
+            empty = True
+        npo = 0
+        for e in range(a, b):
+            i = items[e]
+            seen[i] = True
+            if i < n_primary:
+                npo += 1
+        if npo == 0:
+            no_primary = True
+        if npo > kp:
+            kp = npo
+    uncovered = False
+    for i in range(n_primary):
+        if not seen[i]:
+            uncovered = True
+            break
+    return empty, no_primary, uncovered, kp
+
+
+@njit(cache=True)
+def _max_primary(ptr, items, n_primary):
+    kp = 0
+    for o in range(len(ptr) - 1):
+        npo = 0
+        for e in range(ptr[o], ptr[o + 1]):
+            npo += items[e] < n_primary
+        kp = max(kp, npo)
+    return kp
+
+
+def _region_tables(cells, n_primary: int, ptr: np.ndarray, items: np.ndarray):
+    """(g, adjacency, option cells, option neighbours, all cells) for isolated-region pruning;
+    g = 0 and 1x1 dummies when there is nothing to prune (no cell graph, or g = 1)."""
+    dummy = np.zeros((1, 1), dtype=np.uint64)
+    off = (0, dummy, dummy, dummy, np.zeros(1, dtype=np.uint64))
+    if cells is None:
+        return off
+    n_cells, nptr, nidx = cells
+    if n_cells > n_primary or n_cells == 0 or len(ptr) < 2:
+        return off
+    CW = (n_cells + 63) // 64
+    n_opts = len(ptr) - 1
+    adj = np.zeros((n_cells, CW), dtype=np.uint64)
+    ocell = np.zeros((n_opts, CW), dtype=np.uint64)
+    onbr = np.zeros((n_opts, CW), dtype=np.uint64)
+    emp0 = np.zeros(CW, dtype=np.uint64)
+    g = _fill_region(ptr, items, n_cells, np.asarray(nptr, dtype=np.int64), np.asarray(nidx, dtype=np.int64),
+                     adj, ocell, onbr, emp0)
+    return (g, adj, ocell, onbr, emp0) if g > 1 else off
+
+
+@njit(cache=True)
+def _fill_region(ptr, items, n_cells, nptr, nidx, adj, ocell, onbr, emp0):
+    """Fill the pruning tables; returns g, the gcd of the options' cell counts."""
+    CW = adj.shape[1]
+    one = np.uint64(1)
+    for c in range(n_cells):
+        emp0[c >> 6] |= one << np.uint64(c & 63)
+        for k in range(nptr[c], nptr[c + 1]):
+            b = nidx[k]
+            adj[c, b >> 6] |= one << np.uint64(b & 63)
+    g = 0
+    for o in range(len(ptr) - 1):
+        n = 0
+        for e in range(ptr[o], ptr[o + 1]):
+            c = items[e]
+            if c < n_cells:
+                n += 1
+                ocell[o, c >> 6] |= one << np.uint64(c & 63)
+                for w in range(CW):
+                    onbr[o, w] |= adj[c, w]
+        for w in range(CW):
+            onbr[o, w] &= ~ocell[o, w]
+        a, b = g, n  # g = gcd(g, n)
+        while b:
+            a, b = b, a % b
+        g = a
+    return g
 
 
 def colour_units(n_items: int, items: np.ndarray, colours: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     """Per entry its unit (the item; a colour unit ``n_items + j`` for a coloured entry), the
     item of each colour unit, and the number of units."""
+    if not len(colours) or colours.max() <= 0:
+        return items, np.zeros(0, dtype=np.int64), n_items
     unit = items.astype(np.int64).copy()
     coloured = np.nonzero(colours > 0)[0]
-    if len(coloured) == 0:
-        return unit, np.zeros(0, dtype=np.int64), n_items
     key = items[coloured].astype(np.int64) * (int(colours.max()) + 1) + colours[coloured]
     uniq, inv = np.unique(key, return_inverse=True)
     unit[coloured] = n_items + inv
@@ -292,7 +481,15 @@ def colour_units(n_items: int, items: np.ndarray, colours: np.ndarray) -> tuple[
 class BitsetMatrix:
     """State of the option-bitset kernels for one problem (same interface as DlxMatrix)."""
 
-    def __init__(self, n_primary: int, n_secondary: int, opt_ptr, opt_items, opt_colour=None):
+    def __init__(self, n_primary: int, n_secondary: int, opt_ptr, opt_items, opt_colour=None,
+                 cells=None, bound: int | None = None):
+        """``cells`` = (n_cells, ptr, idx): items 0 .. n_cells - 1 are the cells of a graph (the
+        neighbours of cell c are ``idx[ptr[c]:ptr[c + 1]]``) and every option's cells are
+        connected in it,
+        as in a polyform tiling; the search then skips options that cut off a region whose size
+        is not a multiple of the options' cell counts (regions up to ``bound`` cells checked,
+        all by default). Pruning drops only subtrees without solutions: the solutions and their
+        order stay the same."""
         n_items = n_primary + n_secondary
         ptr = np.asarray(opt_ptr, dtype=np.int64)
         items = np.asarray(opt_items, dtype=np.int64)
@@ -302,8 +499,7 @@ class BitsetMatrix:
         unit, pair_item, n_units = colour_units(n_items, items, colours)
         W = max(1, (n_opts + 63) // 64)
         UW = max(1, (n_units + 63) // 64)
-        prim = items < n_primary
-        kp = max(1, int(np.add.reduceat(prim.astype(np.int64), ptr[:-1]).max()) if n_opts and len(items) else 1)
+        kp = max(1, int(_max_primary(ptr, items, n_primary)))
         depth = n_primary + 2
         self.max_depth = n_primary + 1
         kill = np.zeros((max(1, n_units), W), dtype=np.uint64)
@@ -316,15 +512,22 @@ class BitsetMatrix:
         cnt0 = np.zeros(n_primary + 1, dtype=np.int32)
         _pack_all(n_primary, n_items, ptr, items, unit, pair_item, kill, kptr, kidx, pit, npr, hkey,
                   live0, cnt0)
-        self._static = dict(kill=kill, kptr=kptr, kidx=kidx, pit=pit, npr=npr, hkey=hkey)
+        killt = np.ascontiguousarray(kill[:n_primary].T) if n_primary else np.zeros((W, 1), dtype=np.uint64)
+        self._static = dict(kill=kill, killt=killt, kptr=kptr, kidx=kidx, pit=pit, npr=npr, hkey=hkey)
+        region, adj, ocell, onbr, emp0 = _region_tables(cells, n_primary, ptr, items)
+        self._emp0 = emp0
+        CW = adj.shape[1]
+        self._static.update(adj=adj, ocell=ocell, onbr=onbr, region=region,
+                            bound=(adj.shape[0] if bound is None else bound))
         self._live0, self._cnt0 = live0, cnt0
         self._depth, self._W, self._UW = depth, W, UW
         self.args = kernel_bundle(
             BitsetArgs,
-            shapes={"live": (depth, W), "cnt": (depth, n_primary + 1), "nunc": depth, "hk": (depth, UW),
+            shapes={"live": (depth, W), "acc": W, "cnt": (depth, n_primary + 1), "nunc": depth, "hk": (depth, UW),
                     "item_at": depth, "pos": depth, "chosen": depth, "lbase": depth,
                     "tkeys": (1, UW), "tvals": 1, "out": (1, depth), "out_len": 1,
-                    "st": ST_FIELDS, "ctl": CTL_FIELDS},
+                    "st": ST_FIELDS, "ctl": CTL_FIELDS,
+                    "emp": (depth, CW), "seed": CW, "comp": CW, "front": CW},
             n_primary=n_primary, **self._static,
         )
         self.reset()
@@ -335,14 +538,16 @@ class BitsetMatrix:
         a.cnt[0] = self._cnt0
         a.nunc[0] = self.n_primary
         a.hk[0] = 0
+        a.emp[0] = self._emp0
         a.st[:] = 0
         a.st[ST_FORWARD] = 1
 
     @staticmethod
     def nbytes(n_primary: int, n_units: int, n_options: int) -> int:
-        """Bytes of the kill sets and the per-depth live sets and counts."""
+        """Bytes of the kill sets (and their transposed primary rows) and the per-depth live
+        sets and counts."""
         W = (n_options + 63) // 64 + 1
-        return 8 * W * (n_units + n_primary + 2) + 4 * (n_primary + 2) * (n_primary + 1)
+        return 8 * W * (n_units + 2 * n_primary + 2) + 4 * (n_primary + 2) * (n_primary + 1)
 
     @property
     def finished(self) -> bool:

@@ -173,6 +173,17 @@ def _short_side_order(region, n_items: int) -> list[int]:
     return sorted(range(len(cells)), key=key) + list(range(len(cells), n_items))
 
 
+def _cell_graph(region) -> tuple[int, np.ndarray, np.ndarray]:
+    """(cells, ptr, idx): the neighbours in the region of cell c (in the region's cell order)
+    are idx[ptr[c]:ptr[c + 1]]."""
+    index = {c: i for i, c in enumerate(region.cells)}
+    lat = region.lattice
+    nbrs = [[index[n] for n in map(tuple, lat.neighbours(c)) if n in index] for c in region.cells]
+    ptr = np.zeros(len(nbrs) + 1, dtype=np.int64)
+    ptr[1:] = np.cumsum([len(b) for b in nbrs])
+    return len(nbrs), ptr, np.array([b for bs in nbrs for b in bs], dtype=np.int64)
+
+
 class TilingProblem:
     """The exact-cover form of a tiling puzzle: items = region cells (+ piece items)."""
 
@@ -227,6 +238,8 @@ class TilingProblem:
             n_p, n_s = self.n_cells, n_piece_items
         self.exact_cover = ExactCover(n_p, n_s, opts)
         self.exact_cover.item_order = _short_side_order(region, n_p)
+        if all(self.pieces[k].is_connected() for k in self.active):  # region pruning needs it
+            self.exact_cover.cell_graph = _cell_graph(region)
         self._group = None
 
     def area_mismatch(self) -> bool:
@@ -334,6 +347,7 @@ def _dropping(ec: ExactCover, option_piece: list[int], piece: int, keep: set[int
     kept = [o for o in range(ec.n_options) if option_piece[o] != piece or o in keep]
     sub = ExactCover(ec.n_primary, ec.n_secondary, [ec.options[o] for o in kept])
     sub.item_order = ec.item_order  # same items
+    sub.cell_graph = ec.cell_graph
     sub.kept = kept  # type: ignore[attr-defined]
     return sub
 

@@ -203,9 +203,9 @@ def test_each_modes_and_mirrors():
     assert len(res.solutions[0].placed) == 5
 
 
-def random_instance(rng: random.Random, lattice: str, n_pieces: int):
+def random_instance(rng: random.Random, lattice: str, n_pieces: int, sizes=range(1, 5)):
     """Random pieces (1..4 cells) glued edge to edge into a region, so a tiling exists."""
-    pool = [p for n in range(1, 5) for p in free_polyforms(n, lattice)]
+    pool = [p for n in sizes for p in free_polyforms(n, lattice)]
     shapes = [rng.choice(pool) for _ in range(n_pieces)]
     cells: set = set()
     used = []
@@ -229,6 +229,59 @@ def random_instance(rng: random.Random, lattice: str, n_pieces: int):
     return Polyform(sorted(cells), lattice), used
 
 
+def _region_pruning_changes_nothing(ec):
+    """The bitset kernel with isolated-region pruning (tilings) lists the same solutions in the
+    same order as without it and as dancing links, and counts the same with the memo."""
+    from tanglekit.solver.dlx import dlx_count, make_matrix
+    from tanglekit.solver.exact_cover import reduce_multiplicities
+
+    red = reduce_multiplicities(ec)
+    if red.infeasible:
+        return
+    lists = []
+    for cells, kind in ((red.cells(ec), "bitset"), (None, "bitset"), (None, "links")):
+        m = make_matrix(red.n_primary, red.n_secondary, red.ptr, red.items, red.colours, kind, cells=cells)
+        lists.append([s for s in _all_runs(m)])
+    assert lists[0] == lists[1] == lists[2]
+    for bound in (None, 3):
+        m = make_matrix(red.n_primary, red.n_secondary, red.ptr, red.items, red.colours, "bitset", cells=red.cells(ec))
+        if bound is not None:
+            from tanglekit.solver.dlx_bitset import BitsetMatrix
+
+            m = BitsetMatrix(red.n_primary, red.n_secondary, red.ptr, red.items, red.colours,
+                             cells=red.cells(ec), bound=bound)
+        assert dlx_count(m) == (len(lists[0]), True)
+
+
+def _all_runs(m):
+    while not m.finished:
+        yield from m.run(limit=0, record=True, batch=64, max_nodes=3)[2]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_region_pruning_on_random_tilings_of_one_piece_size(seed):
+    rng = random.Random(100 + seed)
+    lattice = "square" if seed % 2 else "triangle"
+    size = rng.choice([2, 3, 4])
+    region, pieces = random_instance(rng, lattice, rng.randint(3, 6), sizes=[size])
+    each = ["exactly", "at-most", "any"][seed % 3]
+    prob = TilingProblem(region, pieces, each)
+    ec = prob.exact_cover
+    _region_pruning_changes_nothing(ec)
+    ref = sorted(iter_solutions(ec, "reference"))
+    assert sorted(iter_solutions(ec, "dlx")) == ref and ref
+
+
+def test_region_pruning_on_published_tilings():
+    """Pruning is on for tilings of connected pieces of one size, and changes no count."""
+    for region, pieces, raw in (("rect:20x3", "pentominoes", 8), ("parallelogram:4x9", "hexiamonds", 148),
+                                ("parallelogram:3x12", "hexiamonds", 0)):
+        ec = TilingProblem(parse_region(region), piece_set(pieces)).exact_cover
+        assert ec.cell_graph is not None
+        _region_pruning_changes_nothing(ec)
+        assert count_solutions(ec, "dlx", kernel="bitset") == (raw, True)
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_backends_agree_on_random_tilings(seed):
     rng = random.Random(seed)
@@ -246,6 +299,7 @@ def test_backends_agree_on_random_tilings(seed):
     assert sorted(iter_solutions(ec, "dlx", kernel="links")) == ref
     assert sorted(iter_solutions(ec, "dlx", kernel="bitset")) == ref
     assert sorted(iter_solutions(ec, "cpsat")) == ref
+    _region_pruning_changes_nothing(ec)
     for s in ref:
         assert prob.solution(s).is_valid(pieces, each, mirror)
     # up to symmetry: canonical-form orbit count matches whichever method solve_tiling used
