@@ -58,18 +58,17 @@ def popcount(typingctx, x):
 class BitsetArgs(NamedTuple):
     """Everything ``bitset_search`` / ``bitset_count_memo`` read and write, by name."""
 
-    DTYPES = {"kill": np.uint64, "killt": np.uint64, "kidx": np.int32, "pit": np.int32, "hkey": np.uint64,
+    DTYPES = {"kill": np.uint64, "killt": np.uint64, "pit": np.int32,
               "live": np.uint64, "acc": np.uint64, "cnt": np.int32, "hk": np.uint64, "chosen": np.int32,
               "out": np.int32, "out_len": np.int32, "tkeys": np.uint64,
               "adj": np.uint64, "ocell": np.uint64, "onbr": np.uint64, "emp": np.uint64, "seed": np.uint64,
               "comp": np.uint64, "front": np.uint64}
     kill: np.ndarray     # (units, W) options killed by each unit (items, then colour units)
     killt: np.ndarray    # (W, n_primary) the primary items' rows of kill, transposed
-    kptr: np.ndarray     # (options + 1) option o's units are kidx[kptr[o]:kptr[o + 1]]
+    kptr: np.ndarray     # (options + 1) option o's units are kidx[kptr[o]:kptr[o + 1]] (its CSR ptr)
     kidx: np.ndarray
     pit: np.ndarray      # (options, kp) primary items of each option, padded with n_primary
     npr: np.ndarray      # (options) number of primary items of each option
-    hkey: np.ndarray     # (options, UW) the claims of each option (memo key bits)
     live: np.ndarray     # (depth, W) live options per depth
     acc: np.ndarray      # (W) scratch: the options the chosen one kills
     cnt: np.ndarray      # (depth, n_primary + 1) live options per primary item per depth
@@ -300,7 +299,7 @@ def bitset_count_memo(a):
     max_nodes = a.ctl[CTL_MAX_NODES]
     kill, killt, kptr, kidx, pit, npr = a.kill, a.killt, a.kptr, a.kidx, a.pit, a.npr
     live, cnt, nunc, acc, item_at, pos = a.live, a.cnt, a.nunc, a.acc, a.item_at, a.pos
-    hk, hkey, tkeys, tvals, lbase = a.hk, a.hkey, a.tkeys, a.tvals, a.lbase
+    hk, tkeys, tvals, lbase = a.hk, a.tkeys, a.tvals, a.lbase
     adj, ocell, onbr, emp, seed, comp, front = a.adj, a.ocell, a.onbr, a.emp, a.seed, a.comp, a.front
     n_primary, region, bound = a.n_primary, a.region, a.bound
     UW = hk.shape[1]
@@ -366,7 +365,10 @@ def bitset_count_memo(a):
             for w in range(emp.shape[1]):
                 emp[d + 1, w] = emp[d, w] & ~ocell[oc, w]
         for w in range(UW):
-            hk[d + 1, w] = hk[d, w] | hkey[oc, w]
+            hk[d + 1, w] = hk[d, w]
+        for e in range(kptr[oc], kptr[oc + 1]):  # the claims of oc: its units
+            u = kidx[e]
+            hk[d + 1, u >> 6] |= np.uint64(1) << np.uint64(u & 63)
         d += 1
         forward = True
 
@@ -401,17 +403,6 @@ def csr_summary(ptr, items, n_primary, n_items):
             uncovered = True
             break
     return empty, no_primary, uncovered, kp
-
-
-@njit(cache=True)
-def _max_primary(ptr, items, n_primary):
-    kp = 0
-    for o in range(len(ptr) - 1):
-        npo = 0
-        for e in range(ptr[o], ptr[o + 1]):
-            npo += items[e] < n_primary
-        kp = max(kp, npo)
-    return kp
 
 
 def _region_tables(cells, n_primary: int, ptr: np.ndarray, items: np.ndarray):
@@ -499,21 +490,11 @@ class BitsetMatrix:
         unit, pair_item, n_units = colour_units(n_items, items, colours)
         W = max(1, (n_opts + 63) // 64)
         UW = max(1, (n_units + 63) // 64)
-        kp = max(1, int(_max_primary(ptr, items, n_primary)))
         depth = n_primary + 2
         self.max_depth = n_primary + 1
-        kill = np.zeros((max(1, n_units), W), dtype=np.uint64)
-        kptr = np.zeros(n_opts + 1, dtype=np.int64)
-        kidx = np.zeros(max(1, len(items)), dtype=np.int32)
-        pit = np.zeros((max(1, n_opts), kp), dtype=np.int32)
-        npr = np.zeros(max(1, n_opts), dtype=np.int64)
-        hkey = np.zeros((max(1, n_opts), UW), dtype=np.uint64)
-        live0 = np.zeros(W, dtype=np.uint64)
-        cnt0 = np.zeros(n_primary + 1, dtype=np.int32)
-        _pack_all(n_primary, n_items, ptr, items, unit, pair_item, kill, kptr, kidx, pit, npr, hkey,
-                  live0, cnt0)
+        kill, pit, npr, live0, cnt0 = _pack(n_primary, n_items, ptr, items, unit, pair_item, n_units, W)
         killt = np.ascontiguousarray(kill[:n_primary].T) if n_primary else np.zeros((W, 1), dtype=np.uint64)
-        self._static = dict(kill=kill, killt=killt, kptr=kptr, kidx=kidx, pit=pit, npr=npr, hkey=hkey)
+        self._static = dict(kill=kill, killt=killt, kptr=ptr, kidx=unit, pit=pit, npr=npr)
         region, adj, ocell, onbr, emp0 = _region_tables(cells, n_primary, ptr, items)
         self._emp0 = emp0
         CW = adj.shape[1]
@@ -581,15 +562,24 @@ class BitsetMatrix:
 
 
 @njit(cache=True)
-def _pack_all(n_primary, n_items, ptr, items, unit, pair_item, kill, kptr, kidx, pit, npr, hkey,
-              live0, cnt0):
+def _pack(n_primary, n_items, ptr, items, unit, pair_item, n_units, W):
+    """The static tables from the options in CSR form (``unit[e]``: entry e's unit)."""
     n_opts = len(ptr) - 1
-    kp = pit.shape[1]
+    kp = 1
+    for o in range(n_opts):
+        npo = 0
+        for e in range(ptr[o], ptr[o + 1]):
+            npo += items[e] < n_primary
+        kp = max(kp, npo)
+    kill = np.zeros((max(1, n_units), W), dtype=np.uint64)
+    pit = np.full((max(1, n_opts), kp), n_primary, dtype=np.int32)
+    npr = np.zeros(max(1, n_opts), dtype=np.int64)
+    live0 = np.zeros(W, dtype=np.uint64)
+    cnt0 = np.zeros(n_primary + 1, dtype=np.int32)
     for o in range(n_opts):
         bit = np.uint64(1) << np.uint64(o & 63)
         w = o >> 6
         live0[w] |= bit
-        kptr[o + 1] = ptr[o + 1]
         npo = 0
         for e in range(ptr[o], ptr[o + 1]):
             i = items[e]
@@ -597,18 +587,15 @@ def _pack_all(n_primary, n_items, ptr, items, unit, pair_item, kill, kptr, kidx,
             kill[i, w] |= bit  # touch set of the item
             if u >= n_items:
                 kill[u, w] |= bit  # for now: options giving the item this colour
-            kidx[e] = u
-            hkey[o, u >> 6] |= np.uint64(1) << np.uint64(u & 63)
             if i < n_primary:
                 pit[o, npo] = i
                 npo += 1
                 cnt0[i] += 1
-        for j in range(npo, kp):
-            pit[o, j] = n_primary
         npr[o] = npo
     # colour unit (s, c): options touching s, less those giving s colour c
     for j in range(len(pair_item)):
         u = n_items + j
         s = pair_item[j]
-        for w in range(kill.shape[1]):
+        for w in range(W):
             kill[u, w] = kill[s, w] & ~kill[u, w]
+    return kill, pit, npr, live0, cnt0
