@@ -36,7 +36,10 @@ _FULL = (1 << 64) - 1
 
 
 class FirstCellArgs(NamedTuple):
-    """Tables and stack of ``firstcell_count``."""
+    """Tables and stack of ``firstcell_count`` (bit sets unsigned: no signed overflow)."""
+
+    DTYPES = {"lo": np.uint64, "hi": np.uint64, "gvalid": np.uint64, "ltab": np.uint64,
+              "blo": np.uint64, "bhi": np.uint64, "rem": np.uint64}
 
     lo: np.ndarray      # (options) item bits 0..63 of each option (options sorted by first item)
     hi: np.ndarray      # (options) item bits 64..127
@@ -57,11 +60,11 @@ class FirstCellArgs(NamedTuple):
 
 @njit(cache=True, inline="always")
 def _fits(a, g, x, y):
-    m = np.int64(0)
+    m = np.uint64(0)
     for k in range(a.lptr[g], a.lptr[g + 1]):
         b = a.lbyte[k]
         w = x if b < 8 else y
-        m |= a.ltab[(k << 8) + ((w >> ((b & 7) << 3)) & 255)]
+        m |= a.ltab[(k << 8) + np.int64((w >> np.uint64((b & 7) << 3)) & np.uint64(255))]
     return ~m & a.gvalid[g]
 
 
@@ -70,7 +73,7 @@ def firstcell_count(a):
     """Count exact covers from the saved stack (``st[ST_DEPTH]`` < 0: finished). Stops after
     about ``ctl[CTL_MAX_NODES]`` placements (<= 0: no budget); returns the count so far."""
     st = a.st
-    full = np.int64(-1)
+    full = np.uint64(0xFFFFFFFFFFFFFFFF)
     d = st[ST_DEPTH]
     count = st[ST_COUNT]
     max_nodes = a.ctl[CTL_MAX_NODES]
@@ -85,15 +88,15 @@ def firstcell_count(a):
             else:
                 d -= 1
             continue
-        a.rem[d] = r & (r - 1)
-        o = a.gbase[a.grp[d]] + trailing_zeros(r)
+        a.rem[d] = r & (r - np.uint64(1))
+        o = a.gbase[a.grp[d]] + np.int64(trailing_zeros(r))
         nodes += 1
         x = a.blo[d] | a.lo[o]
         y = a.bhi[d] | a.hi[o]
         if x != full:
-            i = trailing_zeros(~x)
+            i = np.int64(trailing_zeros(~x))
         elif y != full:
-            i = 64 + trailing_zeros(~y)
+            i = 64 + np.int64(trailing_zeros(~y))
         else:
             count += 1
             continue
@@ -129,19 +132,20 @@ def _build_tables(lo, hi, start, end, gfirst, gbase, gvalid, lptr, lbyte, ltab, 
         gfirst[i] = n_groups
         for g0 in range(start[i], end[i], 64):
             g1 = min(end[i], g0 + 64)
-            u0 = np.int64(0)
-            u1 = np.int64(0)
+            u0 = np.uint64(0)
+            u1 = np.uint64(0)
             for o in range(g0, g1):
                 u0 |= lo[o]
                 u1 |= hi[o]
             if not count_only:
                 gbase[n_groups] = g0
                 n = g1 - g0
-                gvalid[n_groups] = np.int64(-1) if n == 64 else (np.int64(1) << np.int64(n)) - 1
+                gvalid[n_groups] = (np.uint64(0xFFFFFFFFFFFFFFFF) if n == 64
+                                    else (np.uint64(1) << np.uint64(n)) - np.uint64(1))
                 lptr[n_groups] = n_look
             for b in range(16):
                 u = u0 if b < 8 else u1
-                if (u >> ((b & 7) << 3)) & 255 == 0:
+                if (u >> np.uint64((b & 7) << 3)) & np.uint64(255) == 0:
                     continue
                 if not count_only:
                     lbyte[n_look] = b
@@ -150,25 +154,21 @@ def _build_tables(lo, hi, start, end, gfirst, gbase, gvalid, lptr, lbyte, ltab, 
                         ltab[base + v] = 0
                     for o in range(g0, g1):
                         w = lo[o] if b < 8 else hi[o]
-                        ob = (w >> ((b & 7) << 3)) & 255
-                        bit = np.int64(1) << np.int64(o - g0)
+                        ob = np.int64((w >> np.uint64((b & 7) << 3)) & np.uint64(255))
+                        bit = np.uint64(1) << np.uint64(o - g0)
                         for t in range(8):
                             if (ob >> t) & 1:
                                 ltab[base + (1 << t)] |= bit
                     # every value: OR of its single-bit entries
                     for v in range(3, 256):
                         if v & (v - 1):
-                            ltab[base + v] = ltab[base + (v & (v - 1))] | ltab[base + (v & -v)]
+                            ltab[base + v] = ltab[base + (v & (v - 1))] | ltab[base + (v & (256 - v))]
                 n_look += 1
             n_groups += 1
     gfirst[128] = n_groups
     if not count_only:
         lptr[n_groups] = n_look
     return n_groups, n_look
-
-
-def _as_i64(v: int) -> np.int64:
-    return np.int64(v - (1 << 64) if v >= 1 << 63 else v)
 
 
 def _first_uncovered(lo: int, hi: int) -> int:
@@ -220,23 +220,24 @@ class FirstCellMatrix:
             full_hi[nonempty] = hi_all
         else:
             full_lo = full_hi = np.zeros(n_opt, dtype=u)
-        lo = full_lo[order_o].view(np.int64)
-        hi = full_hi[order_o].view(np.int64)
+        lo = full_lo[order_o]
+        hi = full_hi[order_o]
         self.option_of = order_o
         f = first[order_o]
         self.start = np.searchsorted(f, np.arange(MAX_ITEMS), side="left").astype(np.int64)
         self.end = np.searchsorted(f, np.arange(MAX_ITEMS), side="right").astype(np.int64)
         gfirst = np.zeros(MAX_ITEMS + 1, dtype=np.int64)
         one = np.zeros(1, dtype=np.int64)
-        n_groups, n_look = _build_tables(lo, hi, self.start, self.end, gfirst, one, one, one, one, one, True)
+        uone = np.zeros(1, dtype=np.uint64)
+        n_groups, n_look = _build_tables(lo, hi, self.start, self.end, gfirst, one, uone, one, one, uone, True)
         gbase = np.zeros(max(1, n_groups), dtype=np.int64)
-        gvalid = np.zeros(max(1, n_groups), dtype=np.int64)
+        gvalid = np.zeros(max(1, n_groups), dtype=np.uint64)
         lptr = np.zeros(n_groups + 1, dtype=np.int64)
         lbyte = np.zeros(max(1, n_look), dtype=np.int64)
-        ltab = np.zeros(max(1, n_look) * 256, dtype=np.int64)
+        ltab = np.zeros(max(1, n_look) * 256, dtype=np.uint64)
         _build_tables(lo, hi, self.start, self.end, gfirst, gbase, gvalid, lptr, lbyte, ltab, False)
         init = sum(1 << q for q in range(n_items, MAX_ITEMS))
-        self.init_lo, self.init_hi = _as_i64(init & _FULL), _as_i64(init >> 64)
+        self.init_lo, self.init_hi = np.uint64(init & _FULL), np.uint64(init >> 64)
         self.n_items = n_items
         depth = n_items + 2
         self.args = kernel_bundle(
@@ -267,7 +268,7 @@ class FirstCellMatrix:
             a.st[ST_DONE] = 1
             return
         i = _first_uncovered(x, y)
-        a.blo[0], a.bhi[0] = _as_i64(x), _as_i64(y)
+        a.blo[0], a.bhi[0] = np.uint64(x), np.uint64(y)
         g, ge = int(a.gfirst[i]), int(a.gfirst[i + 1])
         a.grp[0], a.gend[0] = g, ge
         a.rem[0] = 0
