@@ -330,3 +330,22 @@ def test_plain_reduction_fast_path_equals_general():
         for a in ("ptr", "items", "colours", "origin"):
             assert np.array_equal(getattr(fast, a), getattr(slow, a)), a
     assert used >= 50
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key,kernels", [
+    ("6x10", ("auto", "firstcell", "bitset", "links")),
+    ("5x12", ("auto", "firstcell", "bitset")),
+    ("hex6x6", ("auto", "firstcell", "bitset", "links")),
+    ("edge6", ("auto", "bitset", "links")),
+])
+def test_every_kernel_counts_the_benchmark_problems(key, kernels):
+    """The published tiling counts (6x10 and 5x12 pentominoes: 9356 and 4040, i.e. 2339 and 1010
+    up to symmetry; the hexiamonds in the 6x6 rhombus: 624, i.e. 156) and the colour problem of
+    the benchmark, by every kernel that takes them, with and without the memo cache."""
+    from tanglekit.benchmarks.exact_cover import problem
+
+    _, ec, expected = problem(key)
+    for kernel in kernels:
+        for memo in ((True, False) if kernel == "bitset" else (True,)):
+            assert count_solutions(ec, "dlx", kernel=kernel, memo=memo) == (expected, True), (kernel, memo)

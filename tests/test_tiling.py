@@ -10,7 +10,7 @@ import pytest
 
 from tanglekit.errors import FormatError, ShapeError, SolverError
 from tanglekit.shapes.polyform import Polyform
-from tanglekit.solver.exact_cover import count_solutions, iter_solutions
+from tanglekit.solver.exact_cover import count_solutions, first_solution, iter_solutions
 from tanglekit.solver.tiling import (
     TilingProblem,
     TilingSolution,
@@ -148,6 +148,16 @@ def test_pentominoes_6x10_all_solutions_canonicalised():
     prob = TilingProblem(parse_region("rect:10x6"), piece_set("pentominoes"))
     keys = {prob.canonical_key(s) for s in iter_solutions(prob.exact_cover, "dlx")}
     assert len(keys) == 2339
+
+
+def test_heptiamonds_in_the_7x12_parallelogram_first_solution():
+    """The benchmark's large region: 24 heptiamonds, 168 triangles, 192 items."""
+    res = solve_tiling("parallelogram:12x7", "heptiamonds", query="first")
+    assert len(res.solutions) == 1 and res.solutions[0].is_valid(res.pieces)
+    prob = TilingProblem(parse_region("parallelogram:12x7"), piece_set("heptiamonds"))
+    sols = [first_solution(prob.exact_cover, "dlx", kernel=k) for k in ("links", "bitset", "auto")]
+    assert sols[0] == sols[1] == sols[2]  # the same tree: the same first solution
+    assert prob.solution(sols[0]).is_valid(prob.pieces)
 
 
 def test_canonical_forms_agree_with_fixed_piece():
