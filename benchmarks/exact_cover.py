@@ -21,8 +21,9 @@ Problems (every tool gets the same 0/1 matrix, or the same XCC options):
 Every measurement runs in a fresh process (``--child``): the problem and each tool's input
 (dense matrix, option lists) are built untimed, then "cold" is the first call (numba compile or
 cache load included, imports excluded) and "warm" the best of the later calls, in CPU seconds of
-that process; "peak MiB" is the most memory the calls added to the process (high-water mark
-after the input was built). A call that reaches the time limit is marked and gets no ratio.
+that process; "peak MiB" is the most memory a warm call added to the process (its high-water
+mark over the resident size before it). A call that reaches the time limit is marked and gets
+no ratio.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ import subprocess
 import sys
 import time
 
-_CHILD = "import sys; from tanglekit.benchmarks.exact_cover import _child; _child(sys.argv[1:])"
 
 # key: (label, region, pieces, raw count); the colour problem and its count are built apart
 _TILINGS = {
@@ -128,6 +128,42 @@ def _version(dist: str) -> str:
         return "?"
 
 
+# What each idea tried on the kernels gained (warm CPU on this 2-core machine, same-process
+# comparisons; printed with the tables so that a regenerated RESULTS.md keeps it).
+IDEAS = """\
+### ideas measured
+
+- First-cell kernel, byte look-up tables (which of the <= 64 candidates at the first empty cell
+  fit: ~5 table look-ups instead of ~35 tests per node): 6x10 count 1.56 -> 0.60 s, 5x12
+  0.44 -> 0.19 s, 6x6 hexiamonds 0.22 -> 0.12 s (the same 25.8 M, 8.4 M, 4.7 M placements). Kept.
+- Option-bitset Algorithm C (live options one bitset per depth, kill sets per item and per
+  (item, colour), no undo) instead of item bitsets with live lists, and instead of dancing
+  links for colours: colour count 0.86 -> 0.22 s, 5x12 first solution 4.1 -> 3.1 ms of kernel.
+  Same tree, so the same solutions in the same order. Kept.
+- Live counts updated a word of removed options at a time (vectorised popcounts over the
+  transposed kill rows) instead of one decrement per removed option and item: 2x (5x12 first
+  2.3 -> 0.9 ms of kernel, 5x12 MRV count 1.7 -> 0.65 s), colour count -20 %. Kept.
+- Setup: CSR arrays built with the ExactCover (an np.fromiter over the option tuples cost
+  ~1 ms per query), one numba packer, bundle classes worked out once: 6x10 first solution
+  2.4 ms -> 0.2-0.3 ms for the whole call. Kept.
+- Memo of subtree counts keyed by the claims (covered items, (item, colour) pairs): within
+  +-10 % on the benchmark rows, 1.8x on the 6x6 4-colour edge matching (227,808 solutions,
+  49 -> 27 s). Kept for counts.
+- Isolated-region pruning in the MRV kernel (flood the uncovered cells next to the placed
+  piece; a region whose size is no multiple of the piece size is dead): nodes -45 % (5x12
+  count 2.25 M -> 0.93 M), heptiamond enumeration 2x the solutions per second; for one first
+  solution its tables (~0.1 ms) and floods cost what they save. Kept for counts and listings.
+- The same in the first-cell kernel: a single isolated cell check gained 3 % (6x10) to 35 %
+  (4x9 hexiamonds); floods of regions below the piece size or up to twice it lost. Not kept.
+- Memo in the first-cell kernel (board as key): nodes -60 % on 6x10 but the table probes cost
+  more (1.6 -> 1.7-3.3 s). A list of non-empty live words per depth, and split count banks
+  against store-forwarding chains: no gain. Not kept.
+- Busche's switch: first-cell search for the first 1-3 placements, then the MRV kernel (memo
+  and pruning shared) from each board: 6x10 0.66 -> 1.3-2.7 s, 5x12 0.21 -> 0.4-1.1 s. Not
+  kept; the MRV kernel already branches on a hole or a piece, whichever has fewer options.
+"""
+
+
 class NotApplicable(Exception):
     """This tool cannot take this problem (the message says why)."""
 
@@ -135,8 +171,13 @@ class NotApplicable(Exception):
 def _tool(tool: str, ec, cap: float):
     """f(query) -> (count, complete) for one tool on one problem; inputs built here, untimed."""
     if tool.startswith("tanglekit"):
-        import tanglekit.solver.dlx  # noqa: F401  (the kernels' modules: imported untimed, like the
-        import tanglekit.solver.dlx_firstcell  # noqa: F401  other tools' modules)
+        import importlib
+
+        for mod in ("dlx", "dlx_bitset", "dlx_firstcell"):  # the kernels' modules, imported untimed
+            try:                                           # like the other tools' modules
+                importlib.import_module(f"tanglekit.solver.{mod}")
+            except ImportError:
+                pass
         from tanglekit.solver.exact_cover import count_solutions, first_solution
 
         kernel = {"tanglekit": "auto", "tanglekit bitset": "bitset", "tanglekit links": "links"}[tool]
@@ -231,12 +272,12 @@ def _child(argv: list[str]) -> None:
     except ImportError:
         print(json.dumps({"na": "not installed"}))
         return
-    can_peak = _reset_peak()
-    rss0 = _rss_kib("VmRSS")
     t = time.process_time()
     n, complete = f(query)
     out["cold"] = time.process_time() - t
     warm = []
+    can_peak = _reset_peak()  # the working memory of the warm calls, not of loading code
+    rss0 = _rss_kib("VmRSS")
     if complete:
         for _ in range(warm_runs if out["cold"] < 10 else 1):
             t = time.process_time()
@@ -244,15 +285,17 @@ def _child(argv: list[str]) -> None:
             warm.append(time.process_time() - t)
     out.update(n=n, complete=complete, warm=min(warm) if warm else None)
     hwm = _rss_kib("VmHWM")
-    out["peak_mib"] = (hwm - rss0) / 1024 if can_peak and hwm is not None and rss0 is not None else None
+    out["peak_mib"] = ((hwm - rss0) / 1024 if warm and can_peak and hwm is not None and rss0 is not None
+                       else None)
     print(json.dumps(out))
 
 
 def _measure(key: str, query: str, tool: str, warm_runs: int, cap: float) -> dict:
     limit = cap * (2 + warm_runs) + 60  # the process's own wall-clock limit
     try:
-        r = subprocess.run([sys.executable, "-c", _CHILD, key, query, tool, str(warm_runs), str(cap)],
-                           capture_output=True, text=True, timeout=limit)
+        # this file as a script: the same measurement runs against any installed tanglekit
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", key, query, tool,
+                            str(warm_runs), str(cap)], capture_output=True, text=True, timeout=limit)
     except subprocess.TimeoutExpired:
         return {"killed": limit}
     lines = [ln for ln in r.stdout.splitlines() if ln.startswith("{")]
@@ -287,8 +330,12 @@ def _split_rows(keys: list[str]) -> list[tuple]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true",
-                    help="about a minute: no 6x10 or heptiamond counts, 5x5 colour problem, no kernel variants")
+                    help="about a minute: tanglekit and xcover only, no 6x10 or heptiamond counts, a 5x5 colour problem")
     ap.add_argument("--cap", type=float, default=None, help="time limit of one call, CPU s (default 60, quick 10)")
+    ap.add_argument("--tools", default=None, help="comma-separated subset of: " + ", ".join(TOOLS))
+    ap.add_argument("--no-split", action="store_true", help="leave out the worker-split table")
+    ap.add_argument("--problems", default=None,
+                    help="comma-separated subset of: " + ", ".join(list(_TILINGS) + list(_EDGE)))
     ap.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -301,7 +348,14 @@ def main(argv: list[str] | None = None) -> int:
     plan = [("6x10", ["first"] if quick else ["first", "count"]), ("5x12", ["first", "count"]),
             ("hex6x6", ["first", "count"]), ("edge5" if quick else "edge6", ["first", "count"]),
             ("hepta", ["first"] if quick else ["first", "count"])]
-    tools = [t for t in TOOLS if not (quick and t in ("tanglekit bitset", "tanglekit links"))]
+    # --quick: tanglekit and xcover only (exact-cover-py compiles in every fresh process, ~5 s)
+    if args.problems:
+        keep = args.problems.split(",")
+        plan = [(k, ["first", "count"] if k != "hepta" else ["first"]) for k in keep
+                if k in _TILINGS or k in _EDGE]
+    tools = [t for t in TOOLS if not quick or t in ("tanglekit", "xcover")]
+    if args.tools:
+        tools = [t for t in TOOLS if t in args.tools.split(",")]
     names = {"xcover": f"xcover {_version('xcover')}", "exact-cover-py": f"exact-cover-py {_version('exact-cover-py')}",
              "exact-cover": f"exact-cover {_version('exact-cover')}"}
     rows, summary = [], []
@@ -359,7 +413,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|---|---:|---:|---:|---:|")
     for label, query, name, result, cold, warm, peak, ratio in rows:
         print(f"| {label} | {query} | {name} | {result} | {f(cold)} | {f(warm)} | {f(peak, 1)} | {f(ratio, 2)} |")
-    if not quick:
+    if not quick and not args.no_split:
         print("\n### full counts split over worker processes (`--workers`)\n")
         print("| problem | count | 1 worker wall s | 1 worker CPU s | 2 workers wall s | 2 workers CPU s "
               "| wall speed-up |")
@@ -369,14 +423,20 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\ncold = first call in a fresh process (numba compile or cache load included, imports "
           f"excluded); warm = best of {warm_runs} later call(s); CPU seconds. tanglekit = the default "
           "(auto) kernel: first-cell look-up tables for plain tiling counts, option-bitset MRV "
-          "otherwise; 'bitset' and 'links' force a kernel. peak MiB = memory the calls added to the "
-          "process. A time-limited row gets no ratio; the heptiamond count is time-limited for every "
+          "otherwise; 'bitset' and 'links' force a kernel. peak MiB = most memory a warm call added to "
+          "the process. A time-limited row gets no ratio; the heptiamond count is time-limited for every "
           f"tool ({hepta_cap:g} CPU s). Load average {os.getloadavg()[0]:.1f} at the end.")
+    print("\n" + IDEAS)
     if quick:
-        print("--quick left out: the 6x10 and heptiamond counts, the 6x6 colour problem (5x5 with 4 "
-              "colours instead), the forced-kernel rows and the worker split; one warm run each.")
+        print("--quick left out: exact-cover-py and exact-cover, the forced-kernel rows, the 6x10 and "
+              "heptiamond counts, the 6x6 colour problem (5x5 with 4 colours instead) and the worker "
+              "split; one warm run each.")
     return 0
 
 
 if __name__ == "__main__":
+    # run as a script, this file's folder comes first on sys.path and would shadow the PyPI
+    # package exact_cover: take it out
+    _here = os.path.dirname(os.path.abspath(__file__))
+    sys.path = [p for p in sys.path if os.path.abspath(p or os.curdir) != _here]
     raise SystemExit(main())

@@ -2,8 +2,9 @@
 
 The live options of a search node are one bitset over the options (one bit per option).
 Choosing option ``k`` clears, in one pass over the words, every option that conflicts with
-``k`` - the union of ``k``'s *kill sets*, precomputed per item - and subtracts each cleared
-option from the per-item live counts that drive the minimum-remaining-values (MRV) choice.
+``k`` - the union of ``k``'s *kill sets*, precomputed per item - and subtracts the cleared
+options from the per-item live counts that drive the minimum-remaining-values (MRV) choice, a
+word of cleared options at a time (popcounts over the transposed kill rows, which vectorise).
 Backtracking just drops a level: no undo. This is Knuth's Algorithm C (the same item choice,
 first item on ties, and the same option order, so the same tree and the same solutions in the
 same order as the dancing-links kernel in ``dlx.search``), with colours:
@@ -16,9 +17,12 @@ same order as the dancing-links kernel in ``dlx.search``), with colours:
 The state below a node is fixed by the *claims* of the chosen options - covered primary items,
 secondary items taken without a colour, (item, colour) pairs - so ``bitset_count_memo`` keeps
 the count below each finished node in a cache keyed by that claim set (Knuth's memo idea from
-Algorithm Z), for colour problems too. Both kernels are resumable and non-recursive: they return
-to Python only to hand over a batch of solutions or after a node budget. Numba is imported here
-only, so import this module lazily.
+Algorithm Z), for colour problems too. For tilings (a cell graph given) both kernels skip an
+option that cuts off a region of uncovered cells whose size is no multiple of the options'
+common cell count: such subtrees hold no solution, so the solutions and their order stay the
+same. Both kernels are resumable and non-recursive: they return to Python only to hand over a
+batch of solutions or after a node budget. Numba is imported here only, so import this module
+lazily.
 """
 
 from __future__ import annotations

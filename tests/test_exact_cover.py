@@ -349,3 +349,30 @@ def test_every_kernel_counts_the_benchmark_problems(key, kernels):
     for kernel in kernels:
         for memo in ((True, False) if kernel == "bitset" else (True,)):
             assert count_solutions(ec, "dlx", kernel=kernel, memo=memo) == (expected, True), (kernel, memo)
+
+
+def test_benchmark_child_measures_one_call(capsys):
+    """One measurement of the exact-cover benchmark, in this process: a JSON line with the
+    answer, cold and warm CPU seconds."""
+    import json
+
+    from tanglekit.benchmarks.exact_cover import _child
+
+    _child(["edge5", "count", "tanglekit", "1", "30"])
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert out["n"] == 336 and out["complete"] and out["warm"] >= 0 and out["cold"] >= 0
+    _child(["edge5", "first", "exact-cover", "1", "30"])
+    assert "na" in json.loads(capsys.readouterr().out.strip().splitlines()[-1])  # colours: not for it
+
+
+@pytest.mark.slow
+def test_benchmark_table_and_ratios(capsys):
+    from tanglekit.benchmarks._table import parse_markdown
+    from tanglekit.benchmarks.exact_cover import main
+
+    main(["--quick", "--tools", "tanglekit,xcover", "--problems", "edge5", "--no-split"])
+    doc = parse_markdown(capsys.readouterr().out)
+    summary, every = doc["tables"][:2]
+    assert [r["query"] for r in summary["rows"]] == ["first", "count"]
+    assert all(r["tanglekit s"] is not None for r in summary["rows"])
+    assert {r["tool"].split()[0] for r in every["rows"]} >= {"tanglekit"}

@@ -282,6 +282,18 @@ def test_region_pruning_on_random_tilings_of_one_piece_size(seed):
     assert sorted(iter_solutions(ec, "dlx")) == ref and ref
 
 
+def test_region_pruning_survives_the_worker_split():
+    """Forcing an option keeps the cell graph (renumbered), so split parts prune too."""
+    from tanglekit.solver.parallel import split_problem
+
+    ec = TilingProblem(parse_region("parallelogram:4x9"), piece_set("hexiamonds")).exact_cover
+    parts = split_problem(ec, 12)
+    assert len(parts) >= 12 and all(p.cell_graph is not None for p, _ in parts)
+    for p, _ in parts[:6]:
+        _region_pruning_changes_nothing(p)
+    assert sum(f * count_solutions(p, "dlx", kernel="bitset")[0] for p, f in parts) == 148
+
+
 def test_region_pruning_on_published_tilings():
     """Pruning is on for tilings of connected pieces of one size, and changes no count."""
     for region, pieces, raw in (("rect:20x3", "pentominoes", 8), ("parallelogram:4x9", "hexiamonds", 148),
