@@ -342,10 +342,15 @@ def _fill_nodes(nd, ln, opt_of, n_items, opt_ptr, opt_items, opt_colour):
 
 
 
+MAX_BITSET_ITEMS = 256  # auto: more items than this go to dancing links
+
+
 def make_matrix(n_primary: int, n_secondary: int, opt_ptr, opt_items, opt_colour=None,
                 kind: str = "auto", cells=None):
-    """The kernel state for a problem: option bitsets (``bitset``, colours included) unless
-    their tables would pass ``dlx_bitset.MAX_BITSET_BYTES``, else dancing links (``links``).
+    """The kernel state for a problem: option bitsets (``bitset``, colours included) for at
+    most ``MAX_BITSET_ITEMS`` items whose tables stay within ``dlx_bitset.MAX_BITSET_BYTES``,
+    else dancing links (``links``; a bitset node costs time in the number of items and options,
+    a dancing-links node in the options it removes, so large easy problems go faster there).
     ``cells`` (bitset only): the cell graph of a tiling, for isolated-region pruning."""
     if kind not in ("auto", "links", "bitset"):
         raise SolverError(f"unknown kernel {kind!r}: expected auto, links or bitset")
@@ -358,7 +363,8 @@ def make_matrix(n_primary: int, n_secondary: int, opt_ptr, opt_items, opt_colour
         if colours is not None and len(colours) and colours.max() > 0:
             n_units = colour_units(n_primary + n_secondary, items, colours)[2]
         need = BitsetMatrix.nbytes(n_primary, n_units, len(opt_ptr) - 1)
-        kind = "bitset" if need <= MAX_BITSET_BYTES else "links"
+        small = n_primary + n_secondary <= MAX_BITSET_ITEMS
+        kind = "bitset" if small and need <= MAX_BITSET_BYTES else "links"
     if kind == "bitset":
         return BitsetMatrix(n_primary, n_secondary, opt_ptr, opt_items, opt_colour, cells=cells)
     return DlxMatrix(n_primary, n_secondary, opt_ptr, opt_items, opt_colour)
