@@ -259,20 +259,27 @@ def _reset_peak() -> bool:
 
 
 def _child(argv: list[str]) -> None:
-    """One (problem, query, tool) measured in this fresh process; prints one JSON line."""
+    """One (problem, query, tool) measured in this process; prints one JSON line. With query
+    ``many`` the first argument lists ``key:query`` pairs, measured one after the other in this
+    process (--quick), one JSON line each."""
     key, query, tool, warm_runs, cap = argv[0], argv[1], argv[2], int(argv[3]), float(argv[4])
     import warnings
 
     warnings.filterwarnings("ignore")  # xcover warns at import
+    if query == "many":
+        for pair in key.split(","):
+            k, q = pair.split(":")
+            _child([k, q, tool, str(warm_runs), str(cap)])
+        return
     _, ec, _ = problem(key)
     out: dict = {}
     try:
         f = _tool(tool, ec, cap)
     except NotApplicable as e:
-        print(json.dumps({"na": str(e)}))
+        print(json.dumps({"na": str(e)}), flush=True)
         return
     except ImportError:
-        print(json.dumps({"na": "not installed"}))
+        print(json.dumps({"na": "not installed"}), flush=True)
         return
     t = time.process_time()
     n, complete = f(query)
@@ -289,7 +296,23 @@ def _child(argv: list[str]) -> None:
     hwm = _rss_kib("VmHWM")
     out["peak_mib"] = ((hwm - rss0) / 1024 if warm and can_peak and hwm is not None and rss0 is not None
                        else None)
-    print(json.dumps(out))
+    print(json.dumps(out), flush=True)
+
+
+def _measure_many(pairs: list[tuple[str, str]], tool: str, warm_runs: int, cap: float) -> dict:
+    """Several (problem, query) pairs of one tool in one process: {(key, query): result}."""
+    spec = ",".join(f"{k}:{q}" for k, q in pairs)
+    limit = len(pairs) * (cap * (2 + warm_runs)) + 60
+    try:
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", spec, "many", tool,
+                            str(warm_runs), str(cap)], capture_output=True, text=True, timeout=limit)
+        lines = [json.loads(ln) for ln in r.stdout.splitlines() if ln.startswith("{")]
+    except subprocess.TimeoutExpired:
+        lines = []
+    out = {pair: res for pair, res in zip(pairs, lines)}
+    for pair in pairs[len(lines):]:
+        out[pair] = {"na": "failed or timed out"}
+    return out
 
 
 def _measure(key: str, query: str, tool: str, warm_runs: int, cap: float) -> dict:
@@ -333,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true",
                     help="about a minute: tanglekit and xcover only, no 6x10 or heptiamond counts, a 5x5 colour problem")
-    ap.add_argument("--cap", type=float, default=None, help="time limit of one call, s (default 60, quick 10)")
+    ap.add_argument("--cap", type=float, default=None, help="time limit of one call, wall s (default 120, quick 30)")
     ap.add_argument("--tools", default=None, help="comma-separated subset of: " + ", ".join(TOOLS))
     ap.add_argument("--no-split", action="store_true", help="leave out the worker-split table")
     ap.add_argument("--problems", default=None,
@@ -344,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
         _child(args.child)
         return 0
     quick = args.quick
-    cap = args.cap if args.cap is not None else (10.0 if quick else 60.0)
+    cap = args.cap if args.cap is not None else (30.0 if quick else 120.0)
     warm_runs = 1 if quick else 2
     hepta_cap = 5.0 if quick else 10.0
     plan = [("6x10", ["first"] if quick else ["first", "count"]), ("5x12", ["first", "count"]),
@@ -361,6 +384,12 @@ def main(argv: list[str] | None = None) -> int:
     names = {"xcover": f"xcover {_version('xcover')}", "exact-cover-py": f"exact-cover-py {_version('exact-cover-py')}",
              "exact-cover": f"exact-cover {_version('exact-cover')}"}
     rows, summary = [], []
+    batch: dict = {}
+    if quick:  # one process per tool for all rows: cold = first call on that problem there
+        pairs = [(k, q) for k, qs in plan for q in qs]
+        for tool in tools:
+            for (k, q), r in _measure_many(pairs, tool, warm_runs, cap).items():
+                batch[k, q, tool] = r
     for key, queries in plan:
         label, _, expected = problem(key)
         for query in queries:
@@ -371,6 +400,8 @@ def main(argv: list[str] | None = None) -> int:
                 c = hepta_cap if (key == "hepta" and query == "count") else cap
                 if key == "hepta" and query == "count" and tool == "exact-cover":
                     got[tool] = {"na": "its count cannot be stopped at a time limit"}
+                elif quick:
+                    got[tool] = batch[key, query, tool]
                 else:
                     got[tool] = _measure(key, query, tool, warm_runs, c)
                 r = got[tool]
@@ -431,9 +462,10 @@ def main(argv: list[str] | None = None) -> int:
           f"tool ({hepta_cap:g} s of wall clock each; the result gives solutions per CPU second). Load average {os.getloadavg()[0]:.1f} at the end.")
     print("\n" + IDEAS)
     if quick:
-        print("--quick left out: exact-cover-py and exact-cover, the forced-kernel rows, the 6x10 and "
-              "heptiamond counts, the 6x6 colour problem (5x5 with 4 colours instead) and the worker "
-              "split; one warm run each.")
+        print("--quick: every tool measured in one process for all its rows (cold = its first call on "
+              "that problem there, after the kernels were loaded by an earlier row); left out: "
+              "exact-cover-py and exact-cover, the forced-kernel rows, the 6x10 and heptiamond counts, "
+              "the 6x6 colour problem (5x5 with 4 colours instead) and the worker split; one warm run each.")
     return 0
 
 
