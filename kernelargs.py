@@ -33,28 +33,35 @@ _SCALARS = {int: np.int64, float: np.float64, bool: np.bool_}
 _NAMES = {"int": int, "float": float, "bool": bool}  # annotations read as strings (PEP 563)
 
 
-_PLANS: dict[type, tuple] = {}
+_PLANS: dict[type, list[tuple[str, Any, Any]]] = {}
 
 
-def _plan(cls: type) -> tuple:
-    """(field names, per field: numpy scalar type or None for an array, array dtype), made once
-    per bundle class."""
+def _plan(cls: type) -> list[tuple[str, Any, Any]]:
+    """Per field of ``cls``: (name, numpy scalar type or None, array dtype), worked out once."""
     plan = _PLANS.get(cls)
     if plan is None:
-        names = cls._fields  # type: ignore[attr-defined]
         dtypes = getattr(cls, "DTYPES", {})
         notes = getattr(cls, "__annotations__", {})
-        rows = []
-        for name in names:
+        plan = []
+        for name in cls._fields:  # type: ignore[attr-defined]
             note = notes.get(name)
             note = getattr(note, "__forward_arg__", note)  # NamedTuple keeps string annotations as ForwardRef
             kind = _SCALARS.get(_NAMES.get(note, note))  # type: ignore[arg-type]
             if kind is not None:
-                rows.append((name, np.dtype(dtypes.get(name, kind)).type, None))
+                plan.append((name, np.dtype(dtypes.get(name, kind)).type, None))
             else:
-                rows.append((name, None, dtypes.get(name, np.int64)))
-        plan = _PLANS[cls] = (names, tuple(rows))
+                plan.append((name, None, np.dtype(dtypes.get(name, np.int64))))
+        _PLANS[cls] = plan
     return plan
+
+
+def _mismatch(cls: type, values: dict, shapes: dict) -> TypeError:
+    names = cls._fields  # type: ignore[attr-defined]
+    given = set(values) | set(shapes)
+    both = set(values) & set(shapes)
+    missing = [n for n in names if n not in given]
+    extra = sorted(given - set(names))
+    return TypeError(f"{cls.__name__}: fields given twice {sorted(both)}, missing {missing}, unknown {extra}")
 
 
 def kernel_bundle(cls: type[T], *, shapes: dict[str, Any] | None = None, **values: Any) -> T:
@@ -62,22 +69,19 @@ def kernel_bundle(cls: type[T], *, shapes: dict[str, Any] | None = None, **value
     C-contiguous array of its declared dtype, or a numpy scalar) or, when named in ``shapes``,
     a new zeroed array of that shape. Every field must be given exactly once."""
     shapes = shapes or {}
-    names, rows = _plan(cls)
-    if len(values) + len(shapes) != len(names) or any(n not in values and n not in shapes for n in names):
-        given = set(values) | set(shapes)
-        both = set(values) & set(shapes)
-        missing = [n for n in names if n not in given]
-        extra = sorted(given - set(names))
-        raise TypeError(f"{cls.__name__}: fields given twice {sorted(both)}, missing {missing}, "
-                        f"unknown {extra}")
+    plan = _plan(cls)
+    if len(values) + len(shapes) != len(plan) or any(n in shapes for n in values):
+        raise _mismatch(cls, values, shapes)
     out = []
-    for name, scalar, dtype in rows:
-        if scalar is not None:
-            if name in shapes:
+    for name, scalar, dtype in plan:
+        if name in shapes:
+            if scalar is not None:
                 raise TypeError(f"{cls.__name__}.{name} is a scalar and has no shape")
-            out.append(scalar(values[name]))
-        elif name in shapes:
             out.append(np.zeros(shapes[name], dtype=dtype))
+        elif name not in values:
+            raise _mismatch(cls, values, shapes)
+        elif scalar is not None:
+            out.append(scalar(values[name]))
         else:
             out.append(np.ascontiguousarray(values[name], dtype=dtype))
     return cls(*out)

@@ -1,63 +1,58 @@
-"""Benchmark: exact-cover solvers on polyform puzzles, ours (dlx kernels, CP-SAT) beside the
-PyPI packages xcover (numba, dancing cells), exact-cover-py (numba, dancing links) and exact-cover
-(C, dancing links); install them with ``pip install ".[bench]"`` (a missing one is left out).
+"""Benchmark: exact cover, tanglekit beside the PyPI packages xcover (numba, dancing cells),
+exact-cover-py (numba, dancing links) and exact-cover (C, dancing links); install them with
+``pip install ".[bench]"`` (a missing one is left out, a problem a tool cannot take is marked
+n/a with the reason).
 
-Run ``python benchmarks/exact_cover.py [--quick]``. Every solver gets the same 0/1 matrix.
-Problems: the 12 pentominoes in 6x10 (first solution; every raw solution, 9356; and the
-matrix with the X pentomino fixed to one quarter of the rectangle, 2339) and the 12
-hexiamonds in the 6x6 rhombus (624 raw, 156 with one piece fixed) and the 4x9 parallelogram,
-the pentominoes in 5x12 (4040 raw), and a colour (XCC) problem: a seeded 6x6 edge-matching
-puzzle (36 square tiles, 5 colours, 4 rotations, edge colours as coloured secondary items; only the
-solvers with colours run it).
-"cold" is the first call in this process (numba compile or cache load included), "warm" the
-best later call, both in CPU seconds; the ratio is warm time over our dlx's warm time on the
-same row. "auto" picks the first-cell bitboard kernel for plain tiling counts (cells along the
-short side) and the MRV bitset kernel otherwise. CP-SAT counting is capped by a (wall-clock) time limit: such a row is marked
-"time-limited", reported as a lower bound and gets no ratio.
-``--quick`` (about 20 s) keeps only the fixed-piece 6x10 and 6x6 matrices and caps CP-SAT
-at 2 s.
+Run ``python -m tanglekit.benchmarks.exact_cover [--quick]`` or ``tanglekit bench exact_cover``.
+Problems (every tool gets the same 0/1 matrix, or the same XCC options):
+
+* 6x10 pentominoes: the 12 free pentominoes in a 6x10 rectangle, 9356 tilings (2339 up to
+  symmetry);
+* 5x12 pentominoes: 4040 tilings (1010 up to symmetry);
+* 6x6 rhombus hexiamonds: the 12 free hexiamonds in the 6x6 rhombus (``parallelogram:6x6``, 72
+  triangles; O'Beirne's hexiamond puzzle), 624 tilings (156 up to symmetry);
+* a colour (XCC) problem: a seeded 6x6 edge-matching puzzle (36 square tiles, 5 colours, 4
+  rotations; cells and tiles primary, inner edges secondary items coloured by the tile
+  sides), 8 solutions;
+* a large heptiamond region: the 24 free heptiamonds in the 7x12 parallelogram
+  (``parallelogram:12x7``, 168 triangles, 192 items, 13,158 options); its count is far beyond
+  reach, so every tool counts for the same wall-clock time and the row is marked time-limited
+  (with the solutions found per CPU second).
+
+Every measurement runs in a fresh process (``--child``): the problem and each tool's input
+(dense matrix, option lists) are built untimed, then "cold" is the first call (numba compile or
+cache load included, imports excluded) and "warm" the best of the later calls, in CPU seconds of
+that process; "peak MiB" is the most memory a warm call added to the process (its high-water
+mark over the resident size before it). A call that reaches the time limit is marked and gets
+no ratio.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
 import sys
 import time
-from typing import Callable
-
-import numpy as np
 
 
-def _matrices(quick: bool):
-    """(name, ExactCover, expected count, queries) for each benchmark problem."""
-    from tanglekit.solver.tiling import TilingProblem, _dropping, parse_region, piece_set
-
-    specs = [
-        ("rect:10x6", "pentominoes", "6x10 pentominoes", 9356, 2339),
-        ("parallelogram:6x6", "hexiamonds", "6x6 rhombus hexiamonds", 624, 156),
-        ("parallelogram:4x9", "hexiamonds", "4x9 parallelogram hexiamonds", 148, 74),
-        ("rect:12x5", "pentominoes", "5x12 pentominoes", 4040, None),
-    ]
-    out = []
-    for region, pieces, label, raw, up in specs:
-        if quick and ("4x9" in region or "12x5" in region):
-            continue
-        prob = TilingProblem(parse_region(region), piece_set(pieces))
-        fp = prob.fundamental_piece()
-        sub = _dropping(prob.exact_cover, prob.option_piece, fp[0], set(fp[1]))
-        first = ["first"] if "pentominoes" in pieces else []
-        if not quick:
-            out.append((f"{label}, all", prob.exact_cover, raw, first + ["count"]))
-        if up is not None:
-            out.append((f"{label}, one piece fixed", sub, up, (first if quick else []) + ["count"]))
-    w, k = (5, 4) if quick else (6, 5)
-    ec, n = edge_matching(w, w, k, seed=1)
-    out.append((f"{w}x{w} edge matching, {k} colours (XCC)", ec, n, ["first", "count"]))
-    return out
+# key: (label, region, pieces, raw count); the colour problem and its count are built apart
+_TILINGS = {
+    "6x10": ("6x10 pentominoes", "rect:10x6", "pentominoes", 9356),
+    "5x12": ("5x12 pentominoes", "rect:12x5", "pentominoes", 4040),
+    "hex6x6": ("6x6 rhombus hexiamonds", "parallelogram:6x6", "hexiamonds", 624),
+    "hepta": ("7x12 parallelogram heptiamonds", "parallelogram:12x7", "heptiamonds", None),
+}
+_EDGE = {"edge6": ("6x6 edge matching, 5 colours (XCC)", 6, 5, 8),
+         "edge5": ("5x5 edge matching, 4 colours (XCC)", 5, 4, 336)}
+TOOLS = ("tanglekit", "tanglekit bitset", "tanglekit links", "xcover", "exact-cover-py", "exact-cover")
+OTHERS = ("xcover", "exact-cover-py", "exact-cover")
 
 
-def edge_matching(w: int, h: int, k: int, seed: int = 1):
-    """A seeded w x h edge-matching puzzle as an XCC problem, and its solution count.
+def edge_matching(w: int, h: int, k: int, seed: int = 1, count: bool = True):
+    """A seeded w x h edge-matching puzzle as an XCC problem, and its solution count (None
+    unless ``count``).
 
     Tiles are cut from a random colouring of the inner edges (border edges colour 0); an option
     puts tile t, turned r quarter turns, on cell c: primary items cell c and tile t, secondary
@@ -103,158 +98,380 @@ def edge_matching(w: int, h: int, k: int, seed: int = 1):
                     opts.append(items)
                     cols.append(colours)
     ec = ExactCover(2 * n_cells, len(edge_id), opts, cols)
-    return ec, count_solutions(ec, "dlx")[0]
+    return ec, (count_solutions(ec, "dlx")[0] if count else None)
 
 
-def _dense(ec) -> np.ndarray:
+def problem(key: str):
+    """(label, ExactCover, expected count or None) of a benchmark problem."""
+    if key in _EDGE:
+        label, w, k, n = _EDGE[key]
+        return label, edge_matching(w, w, k, seed=1, count=False)[0], n
+    from tanglekit.solver.tiling import TilingProblem, parse_region, piece_set
+
+    label, region, pieces, n = _TILINGS[key]
+    return label, TilingProblem(parse_region(region), piece_set(pieces)).exact_cover, n
+
+
+def _dense(ec):
+    import numpy as np
+
+    ptr, items, _ = ec.csr()
     m = np.zeros((ec.n_options, ec.n_items), dtype=bool)
-    for o, t in enumerate(ec.options):
-        m[o, list(t)] = True
+    m[np.repeat(np.arange(ec.n_options), np.diff(ptr)), items] = True
     return m
 
 
-def _solvers(cpsat_cap: float) -> dict[str, Callable]:
-    """name -> f(ExactCover, query) returning (count or None, complete)."""
-    from tanglekit.solver.exact_cover import count_solutions, first_solution
-
-    def ours(kernel, memo=True):
-        def run(ec, query):
-            if query == "first":
-                return (1 if first_solution(ec, "dlx", kernel=kernel) else 0), True
-            return count_solutions(ec, "dlx", kernel=kernel, memo=memo)
-
-        return run
-
-    def cpsat(ec, query):
-        if query == "first":
-            return (1 if first_solution(ec, "cpsat", time_limit=cpsat_cap) else 0), True
-        return count_solutions(ec, "cpsat", time_limit=cpsat_cap)
-
-    solvers = {
-        "tanglekit dlx (auto kernel)": ours("auto"),
-        "tanglekit dlx (bitset, MRV)": ours("bitset"),
-        "tanglekit dlx (bitset, no memo)": ours("bitset", memo=False),
-        "tanglekit dlx (links)": ours("links"),
-        "tanglekit cpsat": cpsat,
-    }
+def _version(dist: str) -> str:
     try:
+        from importlib.metadata import version
+
+        return version(dist)
+    except Exception:  # noqa: BLE001
+        return "?"
+
+
+# What each idea tried on the kernels gained (warm CPU on this 2-core machine, same-process
+# comparisons; printed with the tables so that a regenerated RESULTS.md keeps it).
+IDEAS = """\
+### ideas measured
+
+- First-cell kernel, byte look-up tables (which of the <= 64 candidates at the first empty cell
+  fit: ~5 table look-ups instead of ~35 tests per node): 6x10 count 1.56 -> 0.60 s, 5x12
+  0.44 -> 0.19 s, 6x6 hexiamonds 0.22 -> 0.12 s (the same 25.8 M, 8.4 M, 4.7 M placements). Kept.
+- Option-bitset Algorithm C (live options one bitset per depth, kill sets per item and per
+  (item, colour), no undo) instead of item bitsets with live lists, and instead of dancing
+  links for colours: colour count 0.86 -> 0.22 s, 5x12 first solution 4.1 -> 3.1 ms of kernel.
+  Same tree, so the same solutions in the same order. Kept.
+- Live counts updated a word of removed options at a time (vectorised popcounts over the
+  transposed kill rows) instead of one decrement per removed option and item: 2x (5x12 first
+  2.3 -> 0.9 ms of kernel, 5x12 MRV count 1.7 -> 0.65 s), colour count -20 %. Kept.
+- Setup: CSR arrays built with the ExactCover (an np.fromiter over the option tuples cost
+  ~1 ms per query), one numba packer, bundle classes worked out once: 6x10 first solution
+  2.4 ms -> 0.2-0.3 ms for the whole call. Kept.
+- Memo of subtree counts keyed by the claims (covered items, (item, colour) pairs): within
+  +-10 % on the benchmark rows, 1.8x on the 6x6 4-colour edge matching (227,808 solutions,
+  49 -> 27 s). Kept for counts.
+- Isolated-region pruning in the MRV kernel (flood the uncovered cells next to the placed
+  piece; a region whose size is no multiple of the piece size is dead): nodes -45 % (5x12
+  count 2.25 M -> 0.93 M), heptiamond enumeration 2x the solutions per second; for one first
+  solution its tables (~0.1 ms) and floods cost what they save. Kept for counts and listings.
+- The same in the first-cell kernel: a single isolated cell check gained 3 % (6x10) to 35 %
+  (4x9 hexiamonds); floods of regions below the piece size or up to twice it lost. Not kept.
+- Memo in the first-cell kernel (board as key): nodes -60 % on 6x10 but the table probes cost
+  more (1.6 -> 1.7-3.3 s). A list of non-empty live words per depth, and split count banks
+  against store-forwarding chains: no gain. Not kept.
+- Busche's switch: first-cell search for the first 1-3 placements, then the MRV kernel (memo
+  and pruning shared) from each board: 6x10 0.66 -> 1.3-2.7 s, 5x12 0.21 -> 0.4-1.1 s. Not
+  kept; the MRV kernel already branches on a hole or a piece, whichever has fewer options.
+"""
+
+
+class NotApplicable(Exception):
+    """This tool cannot take this problem (the message says why)."""
+
+
+def _tool(tool: str, ec, cap: float):
+    """f(query) -> (count, complete) for one tool on one problem; inputs built here, untimed."""
+    if tool.startswith("tanglekit"):
+        import importlib
+
+        for mod in ("dlx", "dlx_bitset", "dlx_firstcell"):  # the kernels' modules, imported untimed
+            try:                                           # like the other tools' modules
+                importlib.import_module(f"tanglekit.solver.{mod}")
+            except ImportError:
+                pass
+        from tanglekit.solver.exact_cover import count_solutions, first_solution
+
+        kernel = {"tanglekit": "auto", "tanglekit bitset": "bitset", "tanglekit links": "links"}[tool]
+
+        def ours(query):
+            if query == "first":
+                return (1 if first_solution(ec, "dlx", kernel=kernel, time_limit=cap) else 0), True
+            return count_solutions(ec, "dlx", kernel=kernel, time_limit=cap)
+
+        return ours
+
+    def drain(gen, query):
+        if query == "first":
+            return (1 if next(gen, None) is not None else 0), True
+        n = 0
+        t_end = time.perf_counter() + cap  # wall clock, like tanglekit's time_limit
+        for _ in gen:
+            n += 1
+            if time.perf_counter() > t_end:
+                return n, False
+        return n, True
+
+    if tool == "xcover":
         import xcover
 
-        def xc(ec, query):
-            if ec.has_colours:
-                names = [f"i{i}" for i in range(ec.n_items)]
-                options = [[names[i] + (f":{c}" if c else "") for i, c in zip(o, cs)]
-                           for o, cs in zip(ec.options, ec.colours)]
-                gen = xcover.covers(options, primary=names[:ec.n_primary], secondary=names[ec.n_primary:],
-                                    colored=True)
-            else:
-                gen = xcover.covers_bool(_dense(ec))
-            if query == "first":
-                return (1 if next(gen, None) is not None else 0), True
-            return sum(1 for _ in gen), True
-
-        solvers["xcover " + getattr(xcover, "__version__", "")] = xc
-    except ImportError:
-        pass
-    try:
+        if ec.has_colours:
+            names = [f"i{i}" for i in range(ec.n_items)]
+            options = [[names[i] + (f":{c}" if c else "") for i, c in zip(o, cs)]
+                       for o, cs in zip(ec.options, ec.colours)]
+            return lambda q: drain(xcover.covers(options, primary=names[:ec.n_primary],
+                                                 secondary=names[ec.n_primary:], colored=True), q)
+        m = _dense(ec)
+        return lambda q: drain(xcover.covers_bool(m), q)
+    if ec.has_colours or ec.n_secondary:
+        raise NotApplicable("no secondary items or colours")
+    m = _dense(ec)
+    if tool == "exact-cover-py":
         import exact_cover_py
 
-        def ecp(ec, query):
-            m = _dense(ec)
-            if ec.n_options + m.sum() + ec.n_items + 2 >= 2**15:
-                raise OverflowError("exact-cover-py uses int16 node indices")
-            gen = exact_cover_py.exact_covers(m)
-            if query == "first":
-                return (1 if next(gen, None) is not None else 0), True
-            return sum(1 for _ in gen), True
+        if ec.n_options + int(m.sum()) + ec.n_items + 2 >= 2**15:
+            raise NotApplicable("int16 node indices: matrix too large")
+        return lambda q: drain(exact_cover_py.exact_covers(m), q)
+    import exact_cover as exc
 
-        solvers["exact-cover-py " + getattr(exact_cover_py, "__version__", "")] = ecp
-    except ImportError:
-        pass
+    mi = m.astype("int32")
+
+    def ec_c(query):
+        if query == "first":
+            try:
+                return (1 if len(exc.get_exact_cover(mi)) else 0), True
+            except exc.error.NoSolution:
+                return 0, True
+        return int(exc.get_solution_count(mi)), True  # cannot be stopped: the parent's timeout
+
+    return ec_c
+
+
+def _rss_kib(field: str) -> int | None:
     try:
-        import exact_cover as exc
-
-        def ec_c(ec, query):
-            m = _dense(ec).astype(np.int32)
-            if query == "first":
-                try:
-                    return (1 if len(exc.get_exact_cover(m)) else 0), True
-                except exc.error.NoSolution:
-                    return 0, True
-            return int(exc.get_solution_count(m)), True
-
-        try:
-            from importlib.metadata import version
-
-            v = version("exact-cover")
-        except Exception:  # noqa: BLE001
-            v = ""
-        solvers[f"exact-cover {v}".strip()] = ec_c
-    except ImportError:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except OSError:
         pass
-    return solvers
+    return None
 
 
-def _time(fn, *args):
-    """Result and CPU seconds of this process (every solver here runs on one thread, and
-    CPU time is not skewed by other jobs sharing the machine)."""
+def _reset_peak() -> bool:
+    """Set the high-water mark to the current RSS (Linux >= 4.0); False where that fails."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def _child(argv: list[str]) -> None:
+    """One (problem, query, tool) measured in this process; prints one JSON line. With query
+    ``many`` the first argument lists ``key:query`` pairs, measured one after the other in this
+    process (--quick), one JSON line each."""
+    key, query, tool, warm_runs, cap = argv[0], argv[1], argv[2], int(argv[3]), float(argv[4])
+    import warnings
+
+    warnings.filterwarnings("ignore")  # xcover warns at import
+    if query == "many":
+        for pair in key.split(","):
+            k, q = pair.split(":")
+            _child([k, q, tool, str(warm_runs), str(cap)])
+        return
+    _, ec, _ = problem(key)
+    out: dict = {}
+    try:
+        f = _tool(tool, ec, cap)
+    except NotApplicable as e:
+        print(json.dumps({"na": str(e)}), flush=True)
+        return
+    except ImportError:
+        print(json.dumps({"na": "not installed"}), flush=True)
+        return
     t = time.process_time()
-    r = fn(*args)
-    return r, time.process_time() - t
+    n, complete = f(query)
+    out["cold"] = time.process_time() - t
+    warm = []
+    can_peak = _reset_peak()  # the working memory of the warm calls, not of loading code
+    rss0 = _rss_kib("VmRSS")
+    if complete:
+        for _ in range(warm_runs if out["cold"] < 10 else 1):
+            t = time.process_time()
+            f(query)
+            warm.append(time.process_time() - t)
+    out.update(n=n, complete=complete, warm=min(warm) if warm else None)
+    hwm = _rss_kib("VmHWM")
+    out["peak_mib"] = ((hwm - rss0) / 1024 if warm and can_peak and hwm is not None and rss0 is not None
+                       else None)
+    print(json.dumps(out), flush=True)
+
+
+def _measure_many(pairs: list[tuple[str, str]], tool: str, warm_runs: int, cap: float) -> dict:
+    """Several (problem, query) pairs of one tool in one process: {(key, query): result}."""
+    spec = ",".join(f"{k}:{q}" for k, q in pairs)
+    limit = len(pairs) * (cap * (2 + warm_runs)) + 60
+    try:
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", spec, "many", tool,
+                            str(warm_runs), str(cap)], capture_output=True, text=True, timeout=limit)
+        lines = [json.loads(ln) for ln in r.stdout.splitlines() if ln.startswith("{")]
+    except subprocess.TimeoutExpired:
+        lines = []
+    out = {pair: res for pair, res in zip(pairs, lines)}
+    for pair in pairs[len(lines):]:
+        out[pair] = {"na": "failed or timed out"}
+    return out
+
+
+def _measure(key: str, query: str, tool: str, warm_runs: int, cap: float) -> dict:
+    limit = cap * (2 + warm_runs) + 60  # the process's own wall-clock limit
+    try:
+        # this file as a script: the same measurement runs against any installed tanglekit
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", key, query, tool,
+                            str(warm_runs), str(cap)], capture_output=True, text=True, timeout=limit)
+    except subprocess.TimeoutExpired:
+        return {"killed": limit}
+    lines = [ln for ln in r.stdout.splitlines() if ln.startswith("{")]
+    if r.returncode != 0 or not lines:
+        tail = (r.stderr.strip().splitlines() or ["no output"])[-1]
+        return {"na": f"failed: {tail[:80]}"}
+    return json.loads(lines[-1])
+
+
+def _split_rows(keys: list[str]) -> list[tuple]:
+    """Full counts split over 1 and 2 worker processes (wall s, CPU s incl. workers)."""
+    code = ("import sys, time, resource, json, warnings; warnings.filterwarnings('ignore');"
+            "from tanglekit.benchmarks.exact_cover import problem;"
+            "from tanglekit.solver.exact_cover import count_solutions;"
+            "_, ec, _ = problem(sys.argv[1]); w = int(sys.argv[2]);"
+            "count_solutions(ec, 'dlx');"  # kernels loaded before the clock starts
+            "ru = lambda: sum(resource.getrusage(k).ru_utime + resource.getrusage(k).ru_stime "
+            "for k in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN));"
+            "c, t = ru(), time.perf_counter(); n = count_solutions(ec, 'dlx', workers=w);"
+            "print(json.dumps([n[0], time.perf_counter() - t, ru() - c]))")
+    rows = []
+    for key in keys:
+        res = {}
+        for w in (1, 2):
+            r = subprocess.run([sys.executable, "-c", code, key, str(w)], capture_output=True, text=True)
+            res[w] = json.loads(r.stdout.strip().splitlines()[-1])
+        (n1, w1, c1), (n2, w2, c2) = res[1], res[2]
+        rows.append((problem(key)[0], n1 if n1 == n2 else f"{n1} / {n2} DIFFER", w1, c1, w2, c2, w1 / w2))
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="about 20 s: skip the raw 6x10 count")
-    ap.add_argument("--cpsat-cap", type=float, default=None, help="CP-SAT time limit (s)")
+    ap.add_argument("--quick", action="store_true",
+                    help="about a minute: tanglekit and xcover only, no 6x10 or heptiamond counts, a 5x5 colour problem")
+    ap.add_argument("--cap", type=float, default=None, help="time limit of one call, wall s (default 120, quick 30)")
+    ap.add_argument("--tools", default=None, help="comma-separated subset of: " + ", ".join(TOOLS))
+    ap.add_argument("--no-split", action="store_true", help="leave out the worker-split table")
+    ap.add_argument("--problems", default=None,
+                    help="comma-separated subset of: " + ", ".join(list(_TILINGS) + list(_EDGE)))
+    ap.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    cap = args.cpsat_cap if args.cpsat_cap is not None else (2.0 if args.quick else 30.0)
-    warm_runs = 1 if args.quick else 2
-    problems = _matrices(args.quick)
-    solvers = _solvers(cap)
-    rows = []
-    for pname, ec, expected, queries in problems:
+    if args.child:
+        _child(args.child)
+        return 0
+    quick = args.quick
+    cap = args.cap if args.cap is not None else (30.0 if quick else 120.0)
+    warm_runs = 1 if quick else 2
+    hepta_cap = 5.0 if quick else 10.0
+    plan = [("6x10", ["first"] if quick else ["first", "count"]), ("5x12", ["first", "count"]),
+            ("hex6x6", ["first", "count"]), ("edge5" if quick else "edge6", ["first", "count"]),
+            ("hepta", ["first"] if quick else ["first", "count"])]
+    # --quick: tanglekit and xcover only (exact-cover-py compiles in every fresh process, ~5 s)
+    if args.problems:
+        keep = args.problems.split(",")
+        plan = [(k, ["first", "count"] if k != "hepta" else ["first"]) for k in keep
+                if k in _TILINGS or k in _EDGE]
+    tools = [t for t in TOOLS if not quick or t in ("tanglekit", "xcover")]
+    if args.tools:
+        tools = [t for t in TOOLS if t in args.tools.split(",")]
+    names = {"xcover": f"xcover {_version('xcover')}", "exact-cover-py": f"exact-cover-py {_version('exact-cover-py')}",
+             "exact-cover": f"exact-cover {_version('exact-cover')}"}
+    rows, summary = [], []
+    batch: dict = {}
+    if quick:  # one process per tool for all rows: cold = first call on that problem there
+        pairs = [(k, q) for k, qs in plan for q in qs]
+        for tool in tools:
+            for (k, q), r in _measure_many(pairs, tool, warm_runs, cap).items():
+                batch[k, q, tool] = r
+    for key, queries in plan:
+        label, _, expected = problem(key)
         for query in queries:
-            base = None
-            for sname, fn in solvers.items():
-                if query == "first" and "no memo" in sname:
-                    continue  # the memo only serves counting
-                if ec.has_colours and ("bitset" in sname or "exact-cover" in sname or "exact_cover" in sname):
-                    continue  # no colours in these
-                if args.quick and ("links" in sname or "no memo" in sname) and query == "count":
+            got: dict[str, dict] = {}
+            for tool in tools:
+                if tool == "tanglekit bitset" and query == "first":
+                    continue  # auto is the bitset kernel there
+                c = hepta_cap if (key == "hepta" and query == "count") else cap
+                if key == "hepta" and query == "count" and tool == "exact-cover":
+                    got[tool] = {"na": "its count cannot be stopped at a time limit"}
+                elif quick:
+                    got[tool] = batch[key, query, tool]
+                else:
+                    got[tool] = _measure(key, query, tool, warm_runs, c)
+                r = got[tool]
+                print(f"  {label} / {query} / {tool}: {r}", file=sys.stderr, flush=True)
+            ours = got.get("tanglekit", {})
+            base = ours.get("warm") if ours.get("complete") else None
+            for tool, r in got.items():
+                name = names.get(tool, tool)
+                if "na" in r:
+                    rows.append((label, query, name, f"n/a ({r['na']})", None, None, None, None))
                     continue
-                try:
-                    (n, complete), cold = _time(fn, ec, query)
-                    warm = cold
-                    if "cpsat" not in sname:
-                        warm = min(_time(fn, ec, query)[1] for _ in range(warm_runs))
-                except OverflowError as e:
-                    rows.append((pname, query, sname, f"n/a ({e})", None, None, None))
+                if "killed" in r:
+                    rows.append((label, query, name, f"time-limited: no answer in {r['killed']:.0f} s",
+                                 None, None, None, None))
                     continue
                 if query == "first":
-                    result = "found" if n else "none"
-                else:
-                    result = f"{n}" if complete else f">= {n} (time-limited: stopped at {cap:g} s)"
-                    if complete and n != expected:
+                    result = "found" if r["n"] else "none"
+                elif r["complete"]:
+                    result = f"{r['n']}"
+                    if expected is not None and r["n"] != expected:
                         result += f" WRONG (expected {expected})"
-                if base is None:
-                    base = warm
-                ratio = warm / base if base and complete else None  # no ratio for a stopped run
-                rows.append((pname, query, sname, result, cold, warm, ratio))
-                print(f"  {pname} / {query} / {sname}: {result}, cold {cold:.3f} s, "
-                      f"warm {warm:.3f} s", file=sys.stderr, flush=True)
-    print("| problem | query | solver | result | cold CPU s | warm CPU s | warm / ours (auto) |")
-    print("|---|---|---|---|---:|---:|---:|")
-    for pname, query, sname, result, cold, warm, ratio in rows:
-        f = (lambda v, d=3: "" if v is None else f"{v:.{d}f}")
-        print(f"| {pname} | {query} | {sname} | {result} | {f(cold)} | {f(warm)} | {f(ratio, 2)} |")
-    print("\ncold = first call in this process (numba compile or cache load included); warm = best later "
-          "call; CPU seconds of this process. A time-limited row gets no ratio.")
-    if args.quick:
-        print("--quick: only the one-piece-fixed 6x10 and 6x6 matrices and a 5x5 colour problem; no links or "
-              "no-memo count rows; CP-SAT capped at 2 s; one warm run.")
+                else:
+                    rate = f", {r['n'] / r['cold']:,.0f}/CPU s" if r["cold"] > 0 else ""
+                    result = f">= {r['n']} (time-limited: stopped after {c:g} s{rate})"
+                ratio = r["warm"] / base if base and r.get("warm") is not None else None
+                rows.append((label, query, name, result, r["cold"], r["warm"], r.get("peak_mib"), ratio))
+            others = [(r["warm"], names[t]) for t, r in got.items()
+                      if t in OTHERS and r.get("complete") and r.get("warm") is not None]
+            if base is not None and others:
+                w, who = min(others)
+                summary.append((label, query, base, who, w, f"{w / base:.2f}x"))
+            else:
+                why = "time-limited" if ours.get("complete") is False or not others else "n/a"
+                summary.append((label, query, base, "-", None, f"no ratio ({why})"))
+    f = (lambda v, d=4: "" if v is None else f"{v:.{d}f}")
+    print("### tanglekit against the strongest other tool (warm CPU s)\n")
+    print("| problem | query | tanglekit s | strongest other tool | its s | tanglekit faster by |")
+    print("|---|---|---:|---|---:|---:|")
+    for label, query, base, who, w, ratio in summary:
+        print(f"| {label} | {query} | {f(base)} | {who} | {f(w)} | {ratio} |")
+    print("\n### every tool\n")
+    print("| problem | query | tool | result | cold CPU s | warm CPU s | peak MiB | warm / tanglekit |")
+    print("|---|---|---|---|---:|---:|---:|---:|")
+    for label, query, name, result, cold, warm, peak, ratio in rows:
+        print(f"| {label} | {query} | {name} | {result} | {f(cold)} | {f(warm)} | {f(peak, 1)} | {f(ratio, 2)} |")
+    if not quick and not args.no_split:
+        print("\n### full counts split over worker processes (`--workers`)\n")
+        print("| problem | count | 1 worker wall s | 1 worker CPU s | 2 workers wall s | 2 workers CPU s "
+              "| wall speed-up |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for label, n, w1, c1, w2, c2, sp in _split_rows(["6x10", "5x12", "edge6"]):
+            print(f"| {label} | {n} | {w1:.3f} | {c1:.3f} | {w2:.3f} | {c2:.3f} | {sp:.2f}x |")
+    print(f"\ncold = first call in a fresh process (numba compile or cache load included, imports "
+          f"excluded); warm = best of {warm_runs} later call(s); CPU seconds. tanglekit = the default "
+          "(auto) kernel: first-cell look-up tables for plain tiling counts, option-bitset MRV "
+          "otherwise; 'bitset' and 'links' force a kernel. peak MiB = most memory a warm call added to "
+          "the process. A time-limited row gets no ratio; the heptiamond count is time-limited for every "
+          f"tool ({hepta_cap:g} s of wall clock each; the result gives solutions per CPU second). Load average {os.getloadavg()[0]:.1f} at the end.")
+    print("\n" + IDEAS)
+    if quick:
+        print("--quick: every tool measured in one process for all its rows (cold = its first call on "
+              "that problem there, after the kernels were loaded by an earlier row); left out: "
+              "exact-cover-py and exact-cover, the forced-kernel rows, the 6x10 and heptiamond counts, "
+              "the 6x6 colour problem (5x5 with 4 colours instead) and the worker split; one warm run each.")
     return 0
 
 
 if __name__ == "__main__":
+    # run as a script, this file's folder comes first on sys.path and would shadow the PyPI
+    # package exact_cover: take it out
+    _here = os.path.dirname(os.path.abspath(__file__))
+    sys.path = [p for p in sys.path if os.path.abspath(p or os.curdir) != _here]
     raise SystemExit(main())

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Hashable, Iterable, Iterator, Sequence
 
 import numpy as np
@@ -48,35 +49,49 @@ class ExactCover:
         self.n_primary = int(n_primary)
         self.n_secondary = int(n_secondary)
         n_items = self.n_items
-        opts: list[tuple[int, ...]] = []
-        for o, opt in enumerate(options):
-            t = tuple(int(i) for i in opt)
-            if len(set(t)) != len(t):
-                raise SolverError(f"option {o} lists an item twice")
-            for i in t:
-                if not 0 <= i < n_items:
-                    raise SolverError(f"option {o} names item {i}, outside 0..{n_items - 1}")
-            opts.append(t)
+        # the options once as tuples (the Python API) and once in CSR arrays (the kernels)
+        opts = [tuple(map(int, opt)) for opt in options]
+        lens = np.fromiter(map(len, opts), dtype=np.int64, count=len(opts))
+        ptr = np.zeros(len(opts) + 1, dtype=np.int64)
+        np.cumsum(lens, out=ptr[1:])
+        flat = np.fromiter(chain.from_iterable(opts), dtype=np.int64, count=int(ptr[-1]))
+        if len(flat) and (flat.min() < 0 or flat.max() >= n_items):
+            bad = int(np.nonzero((flat < 0) | (flat >= n_items))[0][0])
+            o = int(np.searchsorted(ptr, bad, side="right")) - 1
+            raise SolverError(f"option {o} names item {int(flat[bad])}, outside 0..{n_items - 1}")
+        if len(flat):
+            # an item twice in one option: equal neighbours after sorting within options
+            owner = np.repeat(np.arange(len(opts), dtype=np.int64), lens)
+            key = np.sort(owner * (n_items + 1) + flat)
+            dup = np.nonzero(key[1:] == key[:-1])[0]
+            if len(dup):
+                raise SolverError(f"option {int(key[dup[0]] // (n_items + 1))} lists an item twice")
         self.options = opts
+        self._ptr, self._items = ptr, flat
         if colours is None:
-            self.colours = [tuple(0 for _ in t) for t in opts]
+            self.colours = [(0,) * len(t) for t in opts]
+            self._cols = np.zeros(len(flat), dtype=np.int64)
         else:
             if len(colours) != len(opts):
                 raise SolverError("colours must give one list per option")
-            cols = []
-            for o, (t, c) in enumerate(zip(opts, colours)):
-                c = tuple(int(v) for v in c)
+            cols = [tuple(map(int, c)) for c in colours]
+            for o, (t, c) in enumerate(zip(opts, cols)):
                 if len(c) != len(t):
                     raise SolverError(f"option {o}: one colour per item expected")
-                for i, v in zip(t, c):
-                    if v < 0:
-                        raise SolverError(f"option {o}: colours are integers >= 0")
-                    if v and i < self.n_primary:
-                        raise SolverError(f"option {o}: primary item {i} cannot have a colour")
-                cols.append(c)
+            cflat = np.fromiter(chain.from_iterable(cols), dtype=np.int64, count=len(flat))
+            bad_c = np.nonzero((cflat < 0) | ((cflat > 0) & (flat < self.n_primary)))[0]
+            if len(bad_c):
+                o = int(np.searchsorted(ptr, bad_c[0], side="right")) - 1
+                if cflat[bad_c[0]] < 0:
+                    raise SolverError(f"option {o}: colours are integers >= 0")
+                raise SolverError(f"option {o}: primary item {int(flat[bad_c[0]])} cannot have a colour")
             self.colours = cols
-        # optional search order of the items for the first-cell kernel (set by tilings)
+            self._cols = cflat
+        self._coloured = bool(len(self._cols) and self._cols.max() > 0)
+        # optional search order of the items for the first-cell kernel, and the cell graph
+        # (n_cells, ptr, idx) of items 0 .. n_cells - 1 for region pruning (set by tilings)
         self.item_order: list[int] | None = None
+        self.cell_graph: tuple[int, np.ndarray, np.ndarray] | None = None
         self.bounds: dict[int, tuple[int, int | None]] = {}
         for i, (lo, hi) in (bounds or {}).items():
             i = int(i)
@@ -101,7 +116,7 @@ class ExactCover:
 
     @property
     def has_colours(self) -> bool:
-        return any(any(c) for c in self.colours)
+        return self._coloured
 
     def bound(self, i: int) -> tuple[int, int | None]:
         """(lo, hi) for primary item ``i``; secondary items are (0, 1)."""
@@ -185,13 +200,8 @@ class ExactCover:
         return float(sum(sum(1 for i in self.options[o] if i < self.n_primary) for o in solution))
 
     def csr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Options as (ptr, items, colours) arrays."""
-        ptr = np.zeros(self.n_options + 1, dtype=np.int64)
-        ptr[1:] = np.cumsum([len(t) for t in self.options])
-        n = int(ptr[-1])
-        items = np.fromiter((i for t in self.options for i in t), dtype=np.int64, count=n)
-        cols = np.fromiter((c for t in self.colours for c in t), dtype=np.int64, count=n)
-        return ptr, items, cols
+        """Options as (ptr, items, colours) arrays (shared: do not modify them)."""
+        return self._ptr, self._items, self._cols
 
 
 @dataclass
@@ -209,6 +219,11 @@ class Reduced:
     colours: np.ndarray
     origin: np.ndarray
     infeasible: bool = False
+    identity: bool = False  # same items and options as the problem
+
+    def cells(self, problem: "ExactCover"):
+        """The problem's cell graph (``ExactCover.cell_graph``) when it still applies."""
+        return getattr(problem, "cell_graph", None) if self.identity else None
 
     def original(self, solution: Iterable[int]) -> list[int]:
         return sorted(int(self.origin[o]) for o in solution if self.origin[o] >= 0)
@@ -360,22 +375,18 @@ def _reduce_plain(problem: ExactCover) -> Reduced | None:
     n_p = problem.n_primary
     if any(b != (1, 1) for b in problem.bounds.values()):
         return None
-    from itertools import chain
-
-    opts = problem.options
-    lens = np.fromiter(map(len, opts), dtype=np.int64, count=len(opts))
-    if len(opts) == 0 or lens.min() == 0:
+    ptr, flat, cflat = problem.csr()
+    n_opt = len(ptr) - 1
+    if n_opt == 0:
         return None
-    ptr = np.zeros(len(opts) + 1, dtype=np.int64)
-    ptr[1:] = np.cumsum(lens)
-    total = int(ptr[-1])
-    flat = np.fromiter(chain.from_iterable(opts), dtype=np.int64, count=total)
-    if np.minimum.reduceat(flat, ptr[:-1]).max() >= n_p:
+    from .dlx_bitset import csr_summary
+
+    empty, no_primary, uncovered, _ = csr_summary(ptr, flat, n_p, problem.n_items)
+    if empty or no_primary:
         return None  # an option without a primary item needs the general reduction
-    cflat = np.fromiter(chain.from_iterable(problem.colours), dtype=np.int64, count=total)
-    infeasible = n_p > 0 and bool((np.bincount(flat, minlength=problem.n_items)[:n_p] == 0).any())
+    infeasible = n_p > 0 and bool(uncovered)
     return Reduced(n_p, problem.n_secondary, ptr, flat, cflat,
-                   np.arange(len(opts), dtype=np.int64), infeasible)
+                   np.arange(n_opt, dtype=np.int64), infeasible, identity=True)
 
 
 @dataclass
@@ -431,7 +442,9 @@ def iter_solutions(
         red = reduce_multiplicities(problem)
         if red.infeasible:
             return
-        m = make_matrix(red.n_primary, red.n_secondary, red.ptr, red.items, red.colours, kernel)
+        # region pruning pays for its tables (~0.1 ms) in enumerations, not for one solution
+        cells = red.cells(problem) if limit is None or limit > 1 else None
+        m = make_matrix(red.n_primary, red.n_secondary, red.ptr, red.items, red.colours, kernel, cells=cells)
         for s in dlx_solutions(m, limit=limit, time_limit=time_limit):
             yield red.original(s)
     elif backend == "cpsat":
@@ -480,7 +493,8 @@ def count_solutions(
             return 0, True
         if _use_firstcell(problem, red, kernel, limit):
             return _firstcell_count(problem, red, time_limit, workers)
-        m = make_matrix(red.n_primary, red.n_secondary, red.ptr, red.items, red.colours, kernel)
+        m = make_matrix(red.n_primary, red.n_secondary, red.ptr, red.items, red.colours, kernel,
+                        cells=red.cells(problem))
         if workers is not None and workers > 1 and limit is None and not problem.bounds:
             # a first slice of the search in this process; only a count it does not finish
             # is split over a process pool (the pool costs ~0.1 s to start)
@@ -518,7 +532,7 @@ def _use_firstcell(problem: ExactCover, red: Reduced, kernel: str, limit: int | 
 
 def _firstcell_count(problem: ExactCover, red: Reduced, time_limit: float | None,
                      workers: int | None = None) -> tuple[int, bool]:
-    from .dlx import FirstCellMatrix, firstcell_count_parallel
+    from .dlx_firstcell import FirstCellMatrix, firstcell_count_parallel
 
     m = FirstCellMatrix(red.n_primary, red.ptr, red.items, getattr(problem, "item_order", None))
     if workers is not None and workers > 1 and time_limit is None:

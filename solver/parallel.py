@@ -48,7 +48,21 @@ def force_option(problem: ExactCover, o: int) -> tuple[ExactCover, int]:
     index = {old: new for new, old in enumerate(prim + sec)}
     opts = [tuple(index[i] for i in items) for items, _ in keep_opts]
     sub = ExactCover(len(prim), len(sec), opts, [tuple(c) for _, c in keep_opts])
+    if problem.cell_graph is not None:  # the uncovered cells keep their order: cells 0.. first
+        sub.cell_graph = _cell_subgraph(problem.cell_graph, index)
     return sub, 1 << free
+
+
+def _cell_subgraph(graph, index: dict[int, int]):
+    """The cell graph (n_cells, ptr, idx) on the cells kept by ``index`` (old -> new item)."""
+    import numpy as np
+
+    n_cells, ptr, idx = graph
+    kept = [c for c in range(n_cells) if c in index]
+    nbrs = [[index[b] for b in idx[ptr[c]:ptr[c + 1]].tolist() if b in index] for c in kept]
+    new_ptr = np.zeros(len(kept) + 1, dtype=np.int64)
+    new_ptr[1:] = np.cumsum([len(b) for b in nbrs])
+    return len(kept), new_ptr, np.array([b for bs in nbrs for b in bs], dtype=np.int64)
 
 
 def _branch_options(problem: ExactCover) -> list[int] | None:

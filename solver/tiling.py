@@ -9,6 +9,7 @@ canonicalising every solution), and solutions as lists of placed Polyforms.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -163,14 +164,35 @@ class TilingResult:
 
 
 def _short_side_order(region, n_items: int) -> list[int]:
-    """Cells ordered along the region's short side first (columns of a wide region), then the
-    piece items: the order in which a first-empty-cell search keeps its frontier short."""
+    """Cells ordered across the region's short side first (columns of a wide region), then the
+    piece items: the order in which a first-empty-cell search keeps its frontier short. The
+    columns run along a lattice direction (x or y; on the triangle lattice also the slanted
+    x - y and x + y), whichever gives the shortest columns (then the most of them)."""
     cells = list(region.cells)
-    xs = [c[0] for c in cells]
-    ys = [c[1] for c in cells]
-    wide = (max(xs) - min(xs)) >= (max(ys) - min(ys)) if cells else True
-    key = (lambda k: (cells[k][0], cells[k][1])) if wide else (lambda k: (cells[k][1], cells[k][0]))
-    return sorted(range(len(cells)), key=key) + list(range(len(cells), n_items))
+    if not cells:
+        return list(range(n_items))
+    keys = [lambda c: (c[0], c[1]), lambda c: (c[1], c[0])]
+    if region.lattice.name == "triangle":
+        keys += [lambda c: (c[0] - c[1], c[1]), lambda c: (c[0] + c[1], c[1])]
+
+    def shape(key):
+        columns = Counter(key(c)[0] for c in cells)
+        return max(columns.values()), len(cells) / len(columns)
+
+    best = min(range(len(keys)), key=lambda k: (*shape(keys[k]), k))
+    key = keys[best]
+    return sorted(range(len(cells)), key=lambda k: key(cells[k])) + list(range(len(cells), n_items))
+
+
+def _cell_graph(region) -> tuple[int, np.ndarray, np.ndarray]:
+    """(cells, ptr, idx): the neighbours in the region of cell c (in the region's cell order)
+    are idx[ptr[c]:ptr[c + 1]]."""
+    index = {c: i for i, c in enumerate(region.cells)}
+    lat = region.lattice
+    nbrs = [[index[n] for n in map(tuple, lat.neighbours(c)) if n in index] for c in region.cells]
+    ptr = np.zeros(len(nbrs) + 1, dtype=np.int64)
+    ptr[1:] = np.cumsum([len(b) for b in nbrs])
+    return len(nbrs), ptr, np.array([b for bs in nbrs for b in bs], dtype=np.int64)
 
 
 class TilingProblem:
@@ -227,6 +249,8 @@ class TilingProblem:
             n_p, n_s = self.n_cells, n_piece_items
         self.exact_cover = ExactCover(n_p, n_s, opts)
         self.exact_cover.item_order = _short_side_order(region, n_p)
+        if all(self.pieces[k].is_connected() for k in self.active):  # region pruning needs it
+            self.exact_cover.cell_graph = _cell_graph(region)
         self._group = None
 
     def area_mismatch(self) -> bool:
@@ -334,6 +358,7 @@ def _dropping(ec: ExactCover, option_piece: list[int], piece: int, keep: set[int
     kept = [o for o in range(ec.n_options) if option_piece[o] != piece or o in keep]
     sub = ExactCover(ec.n_primary, ec.n_secondary, [ec.options[o] for o in kept])
     sub.item_order = ec.item_order  # same items
+    sub.cell_graph = ec.cell_graph
     sub.kept = kept  # type: ignore[attr-defined]
     return sub
 

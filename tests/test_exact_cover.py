@@ -69,6 +69,10 @@ def test_knuth_exact_cover(backend, kernel):
 @pytest.mark.parametrize("backend", ["dlx", "cpsat", "reference"])
 def test_knuth_colours(backend):
     assert list(iter_solutions(knuth_xcc(), backend)) == [[1, 3]]
+    if backend == "dlx":
+        for kernel in ("bitset", "links"):
+            assert list(iter_solutions(knuth_xcc(), backend, kernel=kernel)) == [[1, 3]]
+            assert count_solutions(knuth_xcc(), backend, kernel=kernel) == (1, True)
 
 
 def queens(n):
@@ -123,8 +127,6 @@ def test_backends_agree_with_brute_force(seed):
         expected = brute_force(p)
         assert sorted(iter_solutions(p, "reference")) == expected
         for backend, kernel in BACKENDS[:3]:
-            if kernel == "bitset" and p.has_colours:
-                continue
             got = all_solutions(p, backend, kernel)
             assert got == expected, (backend, kernel, p.options, p.colours, p.bounds)
         assert count_solutions(p, "dlx") == (len(expected), True)
@@ -168,9 +170,64 @@ def test_streaming_limits_and_batches(kernel):
 
 def test_kernels_walk_the_same_tree():
     # same MRV rule and option order: the two kernels list solutions in the same order
-    for p in (queens(8), knuth_xc()):
+    for p in (queens(8), knuth_xc(), knuth_xcc()):
         assert list(iter_solutions(p, "dlx", kernel="links")) == list(
             iter_solutions(p, "dlx", kernel="bitset"))
+
+
+def larger_xcc(rng: random.Random) -> ExactCover:
+    """A random XCC problem beyond brute force: up to 36 items, 200 options, 3 colours."""
+    n_p = rng.randint(4, 20)
+    n_s = rng.randint(0, 16)
+    n_items = n_p + n_s
+    opts, cols = [], []
+    for _ in range(rng.randint(5, 200)):
+        t = rng.sample(range(n_items), rng.randint(2, min(6, n_items)))
+        opts.append(t)
+        cols.append([rng.choice([0, 1, 2, 3]) if i >= n_p else 0 for i in t])
+    # a planted cover, so that many problems have solutions
+    perm = list(range(n_p))
+    rng.shuffle(perm)
+    k = 0
+    while k < n_p:
+        step = rng.randint(1, 3)
+        opts.append(perm[k:k + step])
+        cols.append([0] * len(perm[k:k + step]))
+        k += step
+    return ExactCover(n_p, n_s, opts, cols)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bitset_kernel_walks_the_links_tree_on_random_xcc(seed):
+    """Option bitsets (colours as kill sets) against dancing links: the same solutions in the
+    same order, resumed after tiny node budgets too, and the same counts with and without the
+    memo cache."""
+    from tanglekit.solver.dlx import dlx_count, make_matrix
+
+    rng = random.Random(seed)
+    nonzero = 0
+    for k in range(30):
+        p = larger_xcc(rng)
+        if count_solutions(p, "dlx", kernel="links", limit=5000)[0] >= 5000:
+            continue  # keep the listing short
+        links = list(iter_solutions(p, "dlx", kernel="links"))
+        assert list(iter_solutions(p, "dlx", kernel="bitset")) == links, (p.options, p.colours)
+        red = reduce_multiplicities(p)
+        m = make_matrix(red.n_primary, red.n_secondary, red.ptr, red.items, red.colours, "bitset")
+        sols = []
+        while not m.finished:
+            sols += m.run(limit=rng.choice([0, 1, 3]), record=True, batch=64, max_nodes=rng.randint(1, 7))[2]
+        assert [red.original(s) for s in sols] == links
+        for memo in (True, False):
+            m = make_matrix(red.n_primary, red.n_secondary, red.ptr, red.items, red.colours, "bitset")
+            assert dlx_count(m, memo=memo) == (len(links), True)
+        m = make_matrix(red.n_primary, red.n_secondary, red.ptr, red.items, red.colours, "bitset")
+        total = 0
+        while not m.finished:
+            total = m.count_memo(max_nodes=rng.randint(1, 5))[0]
+        assert total == len(links)
+        nonzero += len(links) > 0
+    assert nonzero >= 10
 
 
 def test_first_solution_and_solve():
@@ -214,7 +271,7 @@ def test_bad_input_raises():
     with pytest.raises(SolverError):
         solve(knuth_xc(), "optimise", backend="dlx")
     with pytest.raises(SolverError):
-        list(iter_solutions(knuth_xcc(), "dlx", kernel="bitset"))
+        list(iter_solutions(knuth_xc(), "dlx", kernel="magic"))
 
 
 # --- splitting counts over processes (solver.parallel) ---
@@ -273,3 +330,49 @@ def test_plain_reduction_fast_path_equals_general():
         for a in ("ptr", "items", "colours", "origin"):
             assert np.array_equal(getattr(fast, a), getattr(slow, a)), a
     assert used >= 50
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key,kernels", [
+    ("6x10", ("auto", "firstcell", "bitset", "links")),
+    ("5x12", ("auto", "firstcell", "bitset")),
+    ("hex6x6", ("auto", "firstcell", "bitset", "links")),
+    ("edge6", ("auto", "bitset", "links")),
+])
+def test_every_kernel_counts_the_benchmark_problems(key, kernels):
+    """The published tiling counts (6x10 and 5x12 pentominoes: 9356 and 4040, i.e. 2339 and 1010
+    up to symmetry; the hexiamonds in the 6x6 rhombus: 624, i.e. 156) and the colour problem of
+    the benchmark, by every kernel that takes them, with and without the memo cache."""
+    from tanglekit.benchmarks.exact_cover import problem
+
+    _, ec, expected = problem(key)
+    for kernel in kernels:
+        for memo in ((True, False) if kernel == "bitset" else (True,)):
+            assert count_solutions(ec, "dlx", kernel=kernel, memo=memo) == (expected, True), (kernel, memo)
+
+
+def test_benchmark_child_measures_one_call(capsys):
+    """One measurement of the exact-cover benchmark, in this process: a JSON line with the
+    answer, cold and warm CPU seconds."""
+    import json
+
+    from tanglekit.benchmarks.exact_cover import _child
+
+    _child(["edge5", "count", "tanglekit", "1", "30"])
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert out["n"] == 336 and out["complete"] and out["warm"] >= 0 and out["cold"] >= 0
+    _child(["edge5", "first", "exact-cover", "1", "30"])
+    assert "na" in json.loads(capsys.readouterr().out.strip().splitlines()[-1])  # colours: not for it
+
+
+@pytest.mark.slow
+def test_benchmark_table_and_ratios(capsys):
+    from tanglekit.benchmarks._table import parse_markdown
+    from tanglekit.benchmarks.exact_cover import main
+
+    main(["--quick", "--tools", "tanglekit,xcover", "--problems", "edge5", "--no-split"])
+    doc = parse_markdown(capsys.readouterr().out)
+    summary, every = doc["tables"][:2]
+    assert [r["query"] for r in summary["rows"]] == ["first", "count"]
+    assert all(r["tanglekit s"] is not None for r in summary["rows"])
+    assert {r["tool"].split()[0] for r in every["rows"]} >= {"tanglekit"}

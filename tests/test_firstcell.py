@@ -6,7 +6,7 @@ import random
 import numpy as np
 import pytest
 
-from tanglekit.solver.dlx import FirstCellMatrix
+from tanglekit.solver.dlx_firstcell import FirstCellMatrix, reference_firstcell_count
 from tanglekit.solver.exact_cover import ExactCover, count_solutions, reduce_multiplicities
 from tanglekit.solver.tiling import TilingProblem, parse_region, piece_set, solve_tiling
 
@@ -48,6 +48,7 @@ def test_firstcell_equals_reference_on_random_problems():
             ref = count_solutions(ec, "dlx", kernel="links")[0]
         order = list(range(n))
         rng.shuffle(order)
+        assert reference_firstcell_count(n, ec.options, order) == ref
         assert _kernel_count(ec) == ref
         assert _kernel_count(ec, order, budget=rng.choice([0, 1, 7])) == ref
         assert count_solutions(ec, "dlx", kernel="firstcell") == (ref, True)
@@ -78,7 +79,7 @@ def test_firstcell_refuses_colours_and_secondaries():
 
 
 def test_firstcell_parallel_equals_one_process():
-    from tanglekit.solver.dlx import _firstcell_frontier, firstcell_count_from, firstcell_count_parallel
+    from tanglekit.solver.dlx_firstcell import _firstcell_frontier, firstcell_count_from, firstcell_count_parallel
 
     prob = TilingProblem(parse_region("parallelogram:6x6"), piece_set("hexiamonds"))
     red = reduce_multiplicities(prob.exact_cover)
@@ -94,3 +95,24 @@ def test_firstcell_parallel_equals_one_process():
         red = reduce_multiplicities(ec)
         m = FirstCellMatrix(ec.n_items, red.ptr, red.items)
         assert firstcell_count_parallel(m, 1) == count_solutions(ec, "reference")[0]
+
+
+def test_firstcell_groups_of_more_than_64_candidates():
+    """Every subset of 1..4 of 10 items is an option: item 0 has 130 candidates (three groups
+    of look-up tables); the count is the number of partitions of a 10-set into blocks of at most
+    4, 99146 (OEIS A001681; the recurrence a(n) = sum_k C(n-1, k-1) a(n-k), k <= 4)."""
+    from itertools import combinations
+
+    n = 10
+    opts = [c for k in range(1, 5) for c in combinations(range(n), k)]
+    ec = ExactCover(n, 0, opts)
+    ref = reference_firstcell_count(n, opts)
+    red = reduce_multiplicities(ec)
+    m = FirstCellMatrix(n, red.ptr, red.items)
+    assert int(m.args.gfirst[1] - m.args.gfirst[0]) == 3
+    assert m.count() == ref == count_solutions(ec, "dlx", kernel="links")[0] == 99146
+    for budget in (1, 5, 50):
+        m = FirstCellMatrix(n, red.ptr, red.items, list(range(n))[::-1])
+        while not m.finished:
+            m.count(max_nodes=budget)
+        assert m.count() == ref

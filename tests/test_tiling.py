@@ -10,7 +10,7 @@ import pytest
 
 from tanglekit.errors import FormatError, ShapeError, SolverError
 from tanglekit.shapes.polyform import Polyform
-from tanglekit.solver.exact_cover import count_solutions, iter_solutions
+from tanglekit.solver.exact_cover import count_solutions, first_solution, iter_solutions
 from tanglekit.solver.tiling import (
     TilingProblem,
     TilingSolution,
@@ -150,6 +150,16 @@ def test_pentominoes_6x10_all_solutions_canonicalised():
     assert len(keys) == 2339
 
 
+def test_heptiamonds_in_the_7x12_parallelogram_first_solution():
+    """The benchmark's large region: 24 heptiamonds, 168 triangles, 192 items."""
+    res = solve_tiling("parallelogram:12x7", "heptiamonds", query="first")
+    assert len(res.solutions) == 1 and res.solutions[0].is_valid(res.pieces)
+    prob = TilingProblem(parse_region("parallelogram:12x7"), piece_set("heptiamonds"))
+    sols = [first_solution(prob.exact_cover, "dlx", kernel=k) for k in ("links", "bitset", "auto")]
+    assert sols[0] == sols[1] == sols[2]  # the same tree: the same first solution
+    assert prob.solution(sols[0]).is_valid(prob.pieces)
+
+
 def test_canonical_forms_agree_with_fixed_piece():
     # orbit counting by canonical forms on every raw solution gives the same as fixing a piece
     cases = [("rect:20x3", "pentominoes", 2), ("parallelogram:6x6", "hexiamonds", 156)]
@@ -203,9 +213,9 @@ def test_each_modes_and_mirrors():
     assert len(res.solutions[0].placed) == 5
 
 
-def random_instance(rng: random.Random, lattice: str, n_pieces: int):
+def random_instance(rng: random.Random, lattice: str, n_pieces: int, sizes=range(1, 5)):
     """Random pieces (1..4 cells) glued edge to edge into a region, so a tiling exists."""
-    pool = [p for n in range(1, 5) for p in free_polyforms(n, lattice)]
+    pool = [p for n in sizes for p in free_polyforms(n, lattice)]
     shapes = [rng.choice(pool) for _ in range(n_pieces)]
     cells: set = set()
     used = []
@@ -229,6 +239,71 @@ def random_instance(rng: random.Random, lattice: str, n_pieces: int):
     return Polyform(sorted(cells), lattice), used
 
 
+def _region_pruning_changes_nothing(ec):
+    """The bitset kernel with isolated-region pruning (tilings) lists the same solutions in the
+    same order as without it and as dancing links, and counts the same with the memo."""
+    from tanglekit.solver.dlx import dlx_count, make_matrix
+    from tanglekit.solver.exact_cover import reduce_multiplicities
+
+    red = reduce_multiplicities(ec)
+    if red.infeasible:
+        return
+    lists = []
+    for cells, kind in ((red.cells(ec), "bitset"), (None, "bitset"), (None, "links")):
+        m = make_matrix(red.n_primary, red.n_secondary, red.ptr, red.items, red.colours, kind, cells=cells)
+        lists.append([s for s in _all_runs(m)])
+    assert lists[0] == lists[1] == lists[2]
+    for bound in (None, 3):
+        m = make_matrix(red.n_primary, red.n_secondary, red.ptr, red.items, red.colours, "bitset", cells=red.cells(ec))
+        if bound is not None:
+            from tanglekit.solver.dlx_bitset import BitsetMatrix
+
+            m = BitsetMatrix(red.n_primary, red.n_secondary, red.ptr, red.items, red.colours,
+                             cells=red.cells(ec), bound=bound)
+        assert dlx_count(m) == (len(lists[0]), True)
+
+
+def _all_runs(m):
+    while not m.finished:
+        yield from m.run(limit=0, record=True, batch=64, max_nodes=3)[2]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_region_pruning_on_random_tilings_of_one_piece_size(seed):
+    rng = random.Random(100 + seed)
+    lattice = "square" if seed % 2 else "triangle"
+    size = rng.choice([2, 3, 4])
+    region, pieces = random_instance(rng, lattice, rng.randint(3, 6), sizes=[size])
+    each = ["exactly", "at-most", "any"][seed % 3]
+    prob = TilingProblem(region, pieces, each)
+    ec = prob.exact_cover
+    _region_pruning_changes_nothing(ec)
+    ref = sorted(iter_solutions(ec, "reference"))
+    assert sorted(iter_solutions(ec, "dlx")) == ref and ref
+
+
+def test_region_pruning_survives_the_worker_split():
+    """Forcing an option keeps the cell graph (renumbered), so split parts prune too."""
+    from tanglekit.solver.parallel import split_problem
+
+    ec = TilingProblem(parse_region("parallelogram:4x9"), piece_set("hexiamonds")).exact_cover
+    parts = split_problem(ec, 12)
+    assert len(parts) >= 12 and all(p.cell_graph is not None for p, _ in parts)
+    for p, _ in parts[:6]:
+        _region_pruning_changes_nothing(p)
+    assert sum(f * count_solutions(p, "dlx", kernel="bitset")[0] for p, f in parts) == 148
+
+
+def test_region_pruning_on_published_tilings():
+    """Pruning is on for tilings of connected pieces of one size, and changes no count."""
+    for region, pieces, raw in (("rect:20x3", "pentominoes", 8), ("parallelogram:4x9", "hexiamonds", 148),
+                                ("parallelogram:3x12", "hexiamonds", 0)):
+        ec = TilingProblem(parse_region(region), piece_set(pieces)).exact_cover
+        assert ec.cell_graph is not None
+        _region_pruning_changes_nothing(ec)
+        assert count_solutions(ec, "dlx", kernel="bitset") == (raw, True)
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_backends_agree_on_random_tilings(seed):
     rng = random.Random(seed)
@@ -246,6 +321,7 @@ def test_backends_agree_on_random_tilings(seed):
     assert sorted(iter_solutions(ec, "dlx", kernel="links")) == ref
     assert sorted(iter_solutions(ec, "dlx", kernel="bitset")) == ref
     assert sorted(iter_solutions(ec, "cpsat")) == ref
+    _region_pruning_changes_nothing(ec)
     for s in ref:
         assert prob.solution(s).is_valid(pieces, each, mirror)
     # up to symmetry: canonical-form orbit count matches whichever method solve_tiling used
