@@ -29,6 +29,11 @@ EXAMPLES = ROOT / "examples"
 SKIP = {"tanglekit serve": "starts a web server that runs until stopped (tests/test_web_api.py and test_web_browser.py drive it)"}
 # Commands that need an optional extra: skipped when its module is not installed.
 EXTRAS = {"--executor dask": "dask.distributed", "--executor ray": "ray"}
+# Commands run without optional packages they would use when installed (by how they start), as
+# `.ci/run` runs them (it installs only the `test` extra): the `bench` extra's comparison tools
+# cost ~30 s of CPU in `bench exact_cover --quick`; tests/test_bench_startup.py runs them (their
+# rows against ours on small problems, and the documented command with them, slow).
+WITHOUT = {"tanglekit bench": ("xcover", "exact_cover_py", "exact_cover")}
 
 
 @dataclass(frozen=True)
@@ -173,6 +178,10 @@ def test_documented_command_runs_as_written(cmd: DocCommand, page_folders, monke
     for flag, module in EXTRAS.items():
         if flag in cmd.text and importlib.util.find_spec(module.split(".")[0]) is None:
             pytest.skip(f"needs the optional extra {module}")
+    for start, modules in WITHOUT.items():
+        if cmd.text == start or cmd.text.startswith(start + " "):
+            for module in modules:  # `import module` raises ImportError, as when not installed
+                monkeypatch.setitem(sys.modules, module, None)
     monkeypatch.chdir(page_folders(cmd.page))
     monkeypatch.setenv("COLUMNS", "100")
     for argv in cmd.argvs():
