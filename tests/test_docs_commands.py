@@ -117,6 +117,28 @@ def all_commands() -> list[DocCommand]:
     return [c for page in PAGES for c in extract(page)]
 
 
+# What some commands must have done beyond exiting 0, by exact command text: f(folder, stdout).
+def _demo_made_every_step(folder: Path, out: str, pictures: str) -> None:
+    """The demo's checks (tests/test_cli.py runs it again in a fresh process, slow): each area in
+    order, the published tiling counts, and its pictures (well-formed SVG)."""
+    import xml.etree.ElementTree as ET
+
+    areas = ["shapes", "tile", "zangle", "tanglung", "qango", "zinga", "tangle"]
+    at = [out.find(f"$ tanglekit {a} ") for a in areas]
+    assert -1 not in at and at == sorted(at), dict(zip(areas, at))
+    assert "up to symmetry: 156" in out and "up to symmetry: 2339" in out  # hexiamonds 6x6, pentominoes 6x10
+    svgs = list((folder / pictures).glob("*.svg"))
+    assert len(svgs) >= 8, svgs
+    for svg in svgs:
+        ET.parse(svg)
+
+
+CHECKS = {
+    "tanglekit demo": lambda folder, out: _demo_made_every_step(folder, out, "tanglekit-demo"),
+    "tanglekit demo --out pictures": lambda folder, out: _demo_made_every_step(folder, out, "pictures"),
+}
+
+
 # --- the extractor itself -------------------------------------------------------------------
 
 
@@ -195,6 +217,8 @@ def test_documented_command_runs_as_written(cmd: DocCommand, page_folders, monke
         assert "Traceback" not in err
         if "--json" in argv and not any(a in argv for a in ("--svg", "--out", "--log", "--save", "--booklet")):
             _last_json(out)  # a --json command prints a JSON document
+    if cmd.text in CHECKS:
+        CHECKS[cmd.text](page_folders(cmd.page), out)
 
 
 def test_shipped_examples_are_what_the_generator_writes():
