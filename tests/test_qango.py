@@ -1,8 +1,6 @@
 """QANGO boards, rules, positions, proofs and CLI: RULES.md data, validation errors, round trips."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -187,8 +185,10 @@ def test_stored_proof_tampering_fails():
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "tanglekit.cli_qango", *args], capture_output=True, text=True,
-                          timeout=300)
+    """``tanglekit qango ARGS`` in-process (the console script's code path, ``hostile.run``)."""
+    from hostile import run
+
+    return run(["qango", *args])
 
 
 def test_cli_solve_json_and_errors(tmp_path):
