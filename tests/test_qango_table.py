@@ -1,8 +1,6 @@
 """The solved-values table, its certificates and the certificate-backed perfect player."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -61,8 +59,9 @@ def test_book_move_follows_the_certificate_in_every_symmetry():
 
 
 def test_cli_table_json():
-    p = subprocess.run([sys.executable, "-m", "tanglekit.cli_qango", "table", "--json"], capture_output=True,
-                       text=True, timeout=120)
+    from hostile import run
+
+    p = run(["qango", "table", "--json"])
     assert p.returncode == 0, p.stderr
     rows = json.loads(p.stdout)
     six = [r for r in rows if r["board"] == "6" and r["opening"] == "castle"][0]
