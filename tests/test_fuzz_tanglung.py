@@ -11,12 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from hostile import HOSTILE_NAMES, assert_refused, hostile_files, json_values, run_cli
 
 EXAMPLE = "CRBF/HDFR/BHFB/RHDC"
 STATE = {"layout": "RB../..../..../...F", "lit": "1000/0000/0000/0001", "boxes": [[0, 0], [3, 3]],
          "rooster_used": [True, True]}
-FAST = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+FAST = settings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
 
 
 def assert_usage(args, folder=None):
