@@ -233,7 +233,15 @@ def test_cli_puzzle_board_show(tmp_path):
     pl = _cli("play", "--bot", "random", "--bot2", "search", "--seed", "1", "--think", "0.2", "--no-colour", "--json")
     assert pl.returncode == 0, pl.stderr
     log = json.loads(pl.stdout.strip().splitlines()[-1])
-    assert log["outcome"] in ("X", "O", "draw") and log["moves"]
+    # the rules replayed on the logged moves: each legal, the game over exactly at the last one,
+    # with the outcome the log states
+    from tanglekit.games.qango.position import parse_position
+
+    pos = parse_position(log["start"], log["options"]["board"])
+    for cell in log["moves"]:
+        assert pos.outcome() is None
+        pos = pos.play(cell)
+    assert log["moves"] and pos.outcome() == log["outcome"]
 
 
 def _stored_proof(name):
