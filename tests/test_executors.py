@@ -220,13 +220,11 @@ def test_cli_enumerate_count_executor(tmp_path, monkeypatch):
 
 
 def test_cli_option_errors():
-    import subprocess
-    import sys
+    from hostile import run
 
     from tanglekit.errors import TanglekitError
 
-    p = subprocess.run([sys.executable, "-m", "tanglekit.cli", "shapes", "enumerate", "5", "--executor", "ray"],
-                       capture_output=True, text=True, timeout=120)
+    p = run(["shapes", "enumerate", "5", "--executor", "ray"])  # in-process, as the console script runs it
     assert p.returncode == 2 and p.stderr.startswith("error: ") and "Traceback" not in p.stderr
     for args in (["shapes", "enumerate", "5", "--executor", "ray"],
                  ["tile", "--region", "rect:5x4", "--pieces", "tetrominoes", "--checkpoint", "x.json"],
