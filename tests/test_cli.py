@@ -47,9 +47,10 @@ def test_help_is_fast_and_lists_areas():
 def test_every_python_m_entry_runs_its_app():
     """``python -m tanglekit.cli`` and ``python -m tanglekit.cli_<game>`` (one process, each
     module run as ``__main__``): the game's own app answers ``--help`` and refuses a bad word."""
+    modules = ("cli", "cli_zangle", "cli_tanglung", "cli_qango", "cli_zinga", "cli_tangle")
     code = (
         "import runpy, sys\n"
-        "for m in ('cli', 'cli_zangle', 'cli_tanglung', 'cli_qango', 'cli_zinga', 'cli_tangle'):\n"
+        f"for m in {modules!r}:\n"
         "    for argv in (['--help'], ['no-such-command']):\n"
         "        sys.argv = [m] + argv\n"
         "        try:\n"
@@ -59,8 +60,8 @@ def test_every_python_m_entry_runs_its_app():
     )
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     lines = [ln for ln in p.stdout.splitlines() if ln.startswith("cli")]
-    assert lines == [f"{m} {a} {c}" for m in ("cli", "cli_zangle", "cli_tanglung", "cli_qango", "cli_zinga", "cli_tangle")
-                     for a, c in (("--help", 0), ("no-such-command", 2))], (p.stdout[-2000:], p.stderr[-2000:])
+    want = [f"{m} {a} {c}" for m in modules for a, c in (("--help", 0), ("no-such-command", 2))]
+    assert lines == want, (p.stdout[-2000:], p.stderr[-2000:])
     assert "No such command" in p.stderr and "Traceback" not in p.stderr
 
 
@@ -165,7 +166,8 @@ def test_demo_json_lists_each_command_run(tmp_path, monkeypatch):
     p = run("demo", "--out", str(tmp_path / "d"), "--json", check_rc=0)
     records = json.loads(p.stdout.strip().splitlines()[-1])
     assert [(r["area"], r["command"]) for r in records] == [
-        ("shapes", "tanglekit shapes canon ^v --json"), ("tanglung", "tanglekit tanglung solo solve CRBF/HDFR/BHFB/RHDC"),
+        ("shapes", "tanglekit shapes canon ^v --json"),
+        ("tanglung", "tanglekit tanglung solo solve CRBF/HDFR/BHFB/RHDC"),
         ("tanglung", "tanglekit zinga odds")]
     assert all(isinstance(r["seconds"], float) and r["seconds"] >= 0 for r in records)
     assert "$ tanglekit tanglung solo solve CRBF/HDFR/BHFB/RHDC" in p.stdout and "optimal" in p.stdout.lower()
