@@ -4,6 +4,7 @@ the full numbers run with ``--hypothesis-profile thorough`` and ``-m slow``.
 
     @settings(max_examples=examples(25))        # 40 % of 25 in the default run, 25 when thorough
     @pytest.mark.parametrize("n", sweep(8, 25))  # 8 instances in the default run, 25 with -m slow
+    @pytest.mark.parametrize("seed", seeds(4, 12))  # seeds 0-3 in the default run, 4-11 with -m slow
 """
 
 from __future__ import annotations
@@ -19,6 +20,12 @@ def examples(n: int) -> int:
     from hypothesis import settings
 
     return max(5, round(n * settings.default.max_examples / 100))
+
+
+def seeds(default: int, full: int) -> list:
+    """Seeds ``0 .. full-1`` for a test parametrised by seed: the first ``default`` run by
+    default, the others are marked slow."""
+    return [pytest.param(s, marks=() if s < default else pytest.mark.slow) for s in range(full)]
 
 
 def sweep(default: int, full: int, name: str = "n") -> list:
