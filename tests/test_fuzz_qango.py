@@ -30,8 +30,24 @@ def _fill(cmd, f):
     return [str(f) if a == "{f}" else a for a in cmd]
 
 
-@pytest.mark.parametrize("name", HOSTILE_NAMES + ["folder_path", "missing"])
-@pytest.mark.parametrize("cmd", FILE_COMMANDS, ids=lambda c: "-".join(c[1:3]))
+# the commands by the reader they share: positions and puzzles (generators.qango.read_position_source),
+# proofs, boards (load_board_spec)
+READERS = [FILE_COMMANDS[:4], FILE_COMMANDS[4:5], FILE_COMMANDS[5:]]
+
+
+def _corpus_cases():
+    """Every hostile file on every reader in the default run (the reader's commands take turns);
+    the other (file, command) pairs of the full cross product with -m slow."""
+    cases = []
+    for i, name in enumerate(HOSTILE_NAMES + ["folder_path", "missing"]):
+        for reader in READERS:
+            for j, cmd in enumerate(reader):
+                marks = () if j == i % len(reader) else pytest.mark.slow
+                cases.append(pytest.param(cmd, name, marks=marks, id=f"{'-'.join(cmd[1:3])}-{name}"))
+    return cases
+
+
+@pytest.mark.parametrize("cmd,name", _corpus_cases())
 def test_hostile_files_refused(cmd, name, tmp_path):
     path = hostile_files(tmp_path)[name]
     assert_refused(_fill(cmd, path), tmp_path)
