@@ -133,7 +133,13 @@ def _demo_made_every_step(folder: Path, out: str, pictures: str) -> None:
         ET.parse(svg)
 
 
+def _log_is_a_tanglung_solo_game(folder: Path, out: str) -> None:
+    """The play log written by `--log` (tests/test_play.py ran play.md's commands again for this)."""
+    assert json.loads((folder / "game.json").read_text(encoding="utf-8"))["game"] == "tanglung-solo"
+
+
 CHECKS = {
+    "tanglekit play 'tanglung:solo,easy#1' --log game.json": _log_is_a_tanglung_solo_game,
     "tanglekit demo": lambda folder, out: _demo_made_every_step(folder, out, "tanglekit-demo"),
     "tanglekit demo --out pictures": lambda folder, out: _demo_made_every_step(folder, out, "pictures"),
 }

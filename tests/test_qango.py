@@ -158,7 +158,10 @@ def test_game_log_undo_replay_and_limits():
         QangoOptions.from_dict({"colour": "x"})
 
 
-@pytest.mark.parametrize("name", ["qango6-standard", "qango7plus-standard", "qango7-standard", "qango7-castle"])
+# QANGO 6 and 7 Plus in the default run; the two QANGO 7 proofs (same checker, twice the nodes) slow
+@pytest.mark.parametrize("name", ["qango6-standard", "qango7plus-standard",
+                                  pytest.param("qango7-standard", marks=pytest.mark.slow),
+                                  pytest.param("qango7-castle", marks=pytest.mark.slow)])
 def test_stored_empty_board_proofs_verify(name):
     from importlib import resources
 
