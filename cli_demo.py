@@ -13,6 +13,7 @@ from pathlib import Path
 
 import typer
 
+from .cli_common import click_command
 from .errors import TanglekitError
 
 
@@ -71,7 +72,7 @@ def run_demo(out: Path, seed: int) -> list[dict]:
     if out.exists() and not out.is_dir():
         raise TanglekitError(f"--out {out} is not a folder")
     out.mkdir(parents=True, exist_ok=True)
-    command = typer.main.get_command(app)
+    command = click_command(app)
     records = []
     for area, commands in demo_steps(out, seed):
         for argv in commands:

@@ -38,6 +38,15 @@ RESOLVERS: dict[str, str] = {
     "tangle": "tanglekit.generators.tangle",
 }
 
+# prefix -> the one kind every ID of that game stands for (games whose IDs name one kind only):
+# an ID of a kind the caller cannot use is refused before its generator runs (a seed ID of a
+# Zinga sheet set takes a minute to regenerate, only to be refused after)
+ONE_KIND: dict[str, str] = {
+    "tanglung": "tanglung-challenge",
+    "zinga": "zinga-sheets",
+    "tangle": "tangle-puzzle",
+}
+
 
 @dataclass(frozen=True)
 class ParsedId:
@@ -160,17 +169,23 @@ def resolve(text: str, expect: str | tuple[str, ...] | None = None) -> Instance:
     the caller can use, and another kind is refused as "this is a <kind> ID, expected ...".
     """
     parsed = split_id(text)
+    wanted = None if expect is None else (expect,) if isinstance(expect, str) else tuple(expect)
+    if wanted is not None and parsed.game in ONE_KIND:
+        _check_kind(ONE_KIND[parsed.game], wanted)
     module = importlib.import_module(RESOLVERS[parsed.game])
     resolver = getattr(module, "resolve_id", None)
     if resolver is None:
         raise FormatError(f"{parsed.game} IDs cannot be read by this version")
     inst = resolver(parsed)
-    if expect is not None:
-        wanted = (expect,) if isinstance(expect, str) else tuple(expect)
-        if inst.kind not in wanted:
-            raise FormatError(f"this is a {_kind_title(inst.kind)} ID, expected a "
-                              f"{' or '.join(_kind_title(k) for k in wanted)}")
+    if wanted is not None:
+        _check_kind(inst.kind, wanted)
     return inst
+
+
+def _check_kind(kind: str, wanted: tuple[str, ...]) -> None:
+    if kind not in wanted:
+        raise FormatError(f"this is a {_kind_title(kind)} ID, expected a "
+                          f"{' or '.join(_kind_title(k) for k in wanted)}")
 
 
 KIND_TITLES = {

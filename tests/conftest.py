@@ -1,6 +1,16 @@
-"""Test set-up: the tests folder is importable (shared harnesses such as ``hostile``)."""
+"""Test set-up: the tests folder is importable (shared harnesses such as ``hostile``), and the
+hypothesis profiles: "fast" (the default run: property tests try 40 % of the examples they were
+written for, see ``budget.examples``) and "thorough" (all of them), chosen with
+``--hypothesis-profile thorough`` or HYPOTHESIS_PROFILE=thorough."""
 
+import os
 import sys
 from pathlib import Path
 
+from hypothesis import settings
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+settings.register_profile("fast", max_examples=40)
+settings.register_profile("thorough", max_examples=100)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))

@@ -100,6 +100,16 @@ def run_cli(args: list[str], cwd: Path | None = None, stdin: str = "") -> tuple[
     return code, out.getvalue(), err.getvalue()
 
 
+def run(args: list[str], cwd: Path | None = None, stdin: str = "") -> "subprocess.CompletedProcess[str]":
+    """``run_cli`` with the result shaped as ``subprocess.run(..., capture_output=True, text=True)``
+    gives it (``returncode``, ``stdout``, ``stderr``): a drop-in for tests that ran the console
+    script in a subprocess where a fresh process adds nothing."""
+    import subprocess
+
+    code, out, err = run_cli(args, cwd=cwd, stdin=stdin)
+    return subprocess.CompletedProcess(["tanglekit", *map(str, args)], code, out, err)
+
+
 def _snapshot(folder: Path) -> set[str]:
     return {str(p.relative_to(folder)) for p in Path(folder).rglob("*")} if folder else set()
 

@@ -5,10 +5,10 @@ import json
 import subprocess
 import sys
 
-from typer.testing import CliRunner
-
+import pytest
 from tanglekit.benchmarks._table import parse_markdown, to_csv
 from tanglekit.cli import app
+from typer.testing import CliRunner
 
 MD = """Intro line.
 
@@ -109,3 +109,61 @@ def test_bench_record_keeps_hand_written_tables_below_a_section(tmp_path):
     text = f.read_text()
     assert "new table" in text and "old table" not in text
     assert text.index("### by hand") > text.index("new table") and "kept" in text and "## other" in text
+
+
+# --- the exact-cover benchmark's comparison tools (the `bench` extra) -------------------------
+
+
+def _comparison_solvers():
+    from tanglekit.benchmarks.exact_cover import _solvers
+
+    return {name: fn for name, fn in _solvers(cpsat_cap=5.0).items() if not name.startswith("tanglekit")}
+
+
+def test_exact_cover_comparison_tools_count_like_ours():
+    """Each installed comparison tool, through the benchmark's adapter, gives the hand-counted
+    answers: a 4-item matrix with 3 exact covers, and (tools with colours) a seeded 3x3
+    edge-matching XCC problem against our count. The documented `bench exact_cover --quick`
+    runs without them in the default run (tests/test_docs_commands.py)."""
+    from tanglekit.benchmarks.exact_cover import edge_matching
+    from tanglekit.solver.exact_cover import ExactCover
+
+    tools = {n: f for n, f in _comparison_solvers().items() if not n.startswith("exact-cover-py")}
+    if not tools:
+        pytest.skip("no comparison tool installed (pip install '.[bench]')")
+    # covers of {0,1,2,3}: {01,23}, {02,13}, {0123}; {12} and {3} alone lead nowhere else
+    plain = ExactCover(4, 0, [[0, 1], [2, 3], [0, 2], [1, 3], [0, 1, 2, 3], [1, 2]])
+    empty = ExactCover(3, 0, [[0, 1], [1, 2]])
+    colour, n_colour = edge_matching(3, 3, 3, seed=1)
+    assert n_colour == 16  # our dlx count of this seeded puzzle (the tools must agree)
+    for name, fn in tools.items():
+        assert fn(plain, "count") == (3, True), name
+        assert fn(plain, "first") == (1, True) and fn(empty, "first") == (0, True), name
+        assert fn(empty, "count") == (0, True), name
+        if name.startswith("xcover"):
+            assert fn(colour, "count") == (16, True) and fn(colour, "first") == (1, True), name
+
+
+@pytest.mark.slow
+def test_bench_exact_cover_quick_with_the_comparison_tools():
+    """The documented `tanglekit bench exact_cover --quick --csv` with every installed
+    comparison tool: each tool has its rows, every complete count is the published one."""
+    import csv
+    import io
+
+    from hostile import run_cli
+
+    tools = _comparison_solvers()
+    if not tools:
+        pytest.skip("no comparison tool installed (pip install '.[bench]')")
+    code, out, err = run_cli(["bench", "exact_cover", "--quick", "--csv"])
+    assert code == 0, err[-2000:]
+    rows = list(csv.DictReader(io.StringIO(out)))
+    for name in tools:
+        mine = [r for r in rows if r["solver"] == name]
+        assert mine, (name, sorted({r["solver"] for r in rows}))
+    assert not [r for r in rows if "WRONG" in r["result"]]
+    counts = {(r["problem"], r["solver"]): r["result"] for r in rows if r["query"] == "count"}
+    for (problem, solver), result in counts.items():
+        if "time-limited" not in result:
+            assert result == {"6x10": "2339", "6x6 ": "156", "5x5 ": "336"}[problem[:4]], (problem, solver, result)

@@ -1,4 +1,9 @@
-"""The command line: start-up time, error handling (exit 2, no traceback), JSON shapes."""
+"""The command line: start-up time, error handling (exit 2, no traceback), JSON shapes.
+
+Commands run in-process (``hostile.run``, the console script's code path) unless the test is
+about the process itself: start-up time and imports, the ``python -m`` entries, stdout on a full
+disk, a closed pipe, Ctrl-C.
+"""
 
 import json
 import subprocess
@@ -9,10 +14,21 @@ from pathlib import Path
 
 import pytest
 
+import hostile
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(*args, check_rc=None):
+    """``tanglekit ARGS`` in this process (see ``hostile.run``)."""
+    p = hostile.run(list(args))
+    if check_rc is not None:
+        assert p.returncode == check_rc, (p.returncode, p.stdout, p.stderr)
+    return p
+
+
+def run_process(*args, check_rc=None):
+    """``python -m tanglekit.cli ARGS`` in a fresh process."""
     p = subprocess.run(
         [sys.executable, "-m", "tanglekit.cli", *args], capture_output=True, text=True, timeout=300
     )
@@ -23,9 +39,30 @@ def run(*args, check_rc=None):
 
 def test_help_is_fast_and_lists_areas():
     t = time.perf_counter()
-    p = run("--help", check_rc=0)
+    p = run_process("--help", check_rc=0)
     assert time.perf_counter() - t < 3.0  # generous: includes interpreter start on a busy machine
     assert "shapes" in p.stdout and "bench" in p.stdout
+
+
+def test_every_python_m_entry_runs_its_app():
+    """``python -m tanglekit.cli`` and ``python -m tanglekit.cli_<game>`` (one process, each
+    module run as ``__main__``): the game's own app answers ``--help`` and refuses a bad word."""
+    modules = ("cli", "cli_zangle", "cli_tanglung", "cli_qango", "cli_zinga", "cli_tangle")
+    code = (
+        "import runpy, sys\n"
+        f"for m in {modules!r}:\n"
+        "    for argv in (['--help'], ['no-such-command']):\n"
+        "        sys.argv = [m] + argv\n"
+        "        try:\n"
+        "            runpy.run_module('tanglekit.' + m, run_name='__main__')\n"
+        "        except SystemExit as e:\n"
+        "            print(m, argv[0], e.code, file=sys.__stdout__)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("cli")]
+    want = [f"{m} {a} {c}" for m in modules for a, c in (("--help", 0), ("no-such-command", 2))]
+    assert lines == want, (p.stdout[-2000:], p.stderr[-2000:])
+    assert "No such command" in p.stderr and "Traceback" not in p.stderr
 
 
 def test_help_imports_no_heavy_module():
@@ -104,8 +141,9 @@ def test_tile_rejects_two_queries():
     assert "Traceback" not in p.stderr
 
 
+@pytest.mark.slow  # the documented `tanglekit demo --out pictures` makes the same checks in-process
 def test_demo_runs_every_step(tmp_path):
-    p = run("demo", "--out", str(tmp_path), "--json", check_rc=0)
+    p = run_process("demo", "--out", str(tmp_path), "--json", check_rc=0)
     records = json.loads(p.stdout.strip().splitlines()[-1])
     assert [r["area"] for r in records][::2][:2] == ["shapes", "tile"]
     assert {r["area"] for r in records} >= {"shapes", "tile", "zangle", "tanglung", "zinga", "tangle"}
@@ -115,6 +153,25 @@ def test_demo_runs_every_step(tmp_path):
         import xml.etree.ElementTree as ET
 
         ET.parse(svg)
+
+
+def test_demo_json_lists_each_command_run(tmp_path, monkeypatch):
+    """`demo --json` ends with one record per command run, in order (two cheap steps stand in
+    for the demo's; the real steps run in tests/test_docs_commands.py)."""
+    from tanglekit import cli_demo
+
+    steps = [("shapes", [["shapes", "canon", "^v", "--json"]]),
+             ("tanglung", [["tanglung", "solo", "solve", "CRBF/HDFR/BHFB/RHDC"], ["zinga", "odds"]])]
+    monkeypatch.setattr(cli_demo, "demo_steps", lambda out, seed: steps)
+    p = run("demo", "--out", str(tmp_path / "d"), "--json", check_rc=0)
+    records = json.loads(p.stdout.strip().splitlines()[-1])
+    assert [(r["area"], r["command"]) for r in records] == [
+        ("shapes", "tanglekit shapes canon ^v --json"),
+        ("tanglung", "tanglekit tanglung solo solve CRBF/HDFR/BHFB/RHDC"),
+        ("tanglung", "tanglekit zinga odds")]
+    assert all(isinstance(r["seconds"], float) and r["seconds"] >= 0 for r in records)
+    assert "$ tanglekit tanglung solo solve CRBF/HDFR/BHFB/RHDC" in p.stdout and "optimal" in p.stdout.lower()
+    assert f"3 commands in " in p.stdout and (tmp_path / "d").is_dir()
 
 
 # --- one-line errors: usage, output, internal ---------------------------------------------------
@@ -148,9 +205,9 @@ def test_output_failures_are_one_line(tmp_path):
     long_name = str(tmp_path / ("a" * 300 + ".svg"))
     line = _one_error_line(run("shapes", "show", "##/##", "--svg", long_name))
     assert "File name too long" in line and len(line) <= 300
-    with open("/dev/full", "w") as full:  # stdout itself on a full disk
-        p = subprocess.run([sys.executable, "-m", "tanglekit.cli", "shapes", "enumerate", "6", "--json"],
-                           stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    with open("/dev/full", "w") as full:  # stdout itself on a full disk (a solve that needs no numba)
+        p = subprocess.run([sys.executable, "-m", "tanglekit.cli", "tanglung", "solo", "solve", "CRBF/HDFR/BHFB/RHDC",
+                            "--json"], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
     assert "No space left" in _one_error_line(p)
 
 
@@ -224,7 +281,8 @@ def test_ctrl_c_stops_a_census_and_keeps_its_checkpoint(tmp_path):
     from tanglekit.generators.tanglung import census
 
     cp = tmp_path / "census.json"
-    args = ["tanglung", "census", "--sample", "1500", "--workers", "2", "--checkpoint", str(cp), "--json"]
+    base = ["tanglung", "census", "--sample", "1500", "--checkpoint", str(cp), "--json"]
+    args = [*base, "--workers", "2"]
     p = subprocess.Popen([sys.executable, "-m", "tanglekit.cli", *args], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, start_new_session=True)
     t0 = time.monotonic()
@@ -238,8 +296,10 @@ def test_ctrl_c_stops_a_census_and_keeps_its_checkpoint(tmp_path):
     assert err.strip().splitlines()[-1] == "interrupted" and "Traceback" not in err, err
     held = json.loads(cp.read_text())
     assert 1 <= len(held["done"]) < 3 and out == ""
-    resumed = run(*args, check_rc=0)
-    got, want = json.loads(resumed.stdout), json.loads(json.dumps(census(sample=1500)))
+    # the rerun (in-process, one worker: the checkpoint does not depend on the pool) finishes
+    # the census; it equals an uninterrupted one
+    resumed = run(*base, "--workers", "1", check_rc=0)
+    got, want = json.loads(resumed.stdout), json.loads(json.dumps(census(sample=1500, workers=1)))
     for timing in ("seconds",):
         got.pop(timing, None), want.pop(timing, None)
     assert got == want

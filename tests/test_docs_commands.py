@@ -29,6 +29,11 @@ EXAMPLES = ROOT / "examples"
 SKIP = {"tanglekit serve": "starts a web server that runs until stopped (tests/test_web_api.py and test_web_browser.py drive it)"}
 # Commands that need an optional extra: skipped when its module is not installed.
 EXTRAS = {"--executor dask": "dask.distributed", "--executor ray": "ray"}
+# Commands run without optional packages they would use when installed (by how they start), as
+# `.ci/run` runs them (it installs only the `test` extra): the `bench` extra's comparison tools
+# cost ~30 s of CPU in `bench exact_cover --quick`; tests/test_bench_startup.py runs them (their
+# rows against ours on small problems, and the documented command with them, slow).
+WITHOUT = {"tanglekit bench": ("xcover", "exact_cover_py", "exact_cover")}
 
 
 @dataclass(frozen=True)
@@ -112,6 +117,34 @@ def all_commands() -> list[DocCommand]:
     return [c for page in PAGES for c in extract(page)]
 
 
+# What some commands must have done beyond exiting 0, by exact command text: f(folder, stdout).
+def _demo_made_every_step(folder: Path, out: str, pictures: str) -> None:
+    """The demo's checks (tests/test_cli.py runs it again in a fresh process, slow): each area in
+    order, the published tiling counts, and its pictures (well-formed SVG)."""
+    import xml.etree.ElementTree as ET
+
+    areas = ["shapes", "tile", "zangle", "tanglung", "qango", "zinga", "tangle"]
+    at = [out.find(f"$ tanglekit {a} ") for a in areas]
+    assert -1 not in at and at == sorted(at), dict(zip(areas, at))
+    assert "up to symmetry: 156" in out and "up to symmetry: 2339" in out  # hexiamonds 6x6, pentominoes 6x10
+    svgs = list((folder / pictures).glob("*.svg"))
+    assert len(svgs) >= 8, svgs
+    for svg in svgs:
+        ET.parse(svg)
+
+
+def _log_is_a_tanglung_solo_game(folder: Path, out: str) -> None:
+    """The play log written by `--log` (tests/test_play.py ran play.md's commands again for this)."""
+    assert json.loads((folder / "game.json").read_text(encoding="utf-8"))["game"] == "tanglung-solo"
+
+
+CHECKS = {
+    "tanglekit play 'tanglung:solo,easy#1' --log game.json": _log_is_a_tanglung_solo_game,
+    "tanglekit demo": lambda folder, out: _demo_made_every_step(folder, out, "tanglekit-demo"),
+    "tanglekit demo --out pictures": lambda folder, out: _demo_made_every_step(folder, out, "pictures"),
+}
+
+
 # --- the extractor itself -------------------------------------------------------------------
 
 
@@ -173,6 +206,10 @@ def test_documented_command_runs_as_written(cmd: DocCommand, page_folders, monke
     for flag, module in EXTRAS.items():
         if flag in cmd.text and importlib.util.find_spec(module.split(".")[0]) is None:
             pytest.skip(f"needs the optional extra {module}")
+    for start, modules in WITHOUT.items():
+        if cmd.text == start or cmd.text.startswith(start + " "):
+            for module in modules:  # `import module` raises ImportError, as when not installed
+                monkeypatch.setitem(sys.modules, module, None)
     monkeypatch.chdir(page_folders(cmd.page))
     monkeypatch.setenv("COLUMNS", "100")
     for argv in cmd.argvs():
@@ -186,6 +223,8 @@ def test_documented_command_runs_as_written(cmd: DocCommand, page_folders, monke
         assert "Traceback" not in err
         if "--json" in argv and not any(a in argv for a in ("--svg", "--out", "--log", "--save", "--booklet")):
             _last_json(out)  # a --json command prints a JSON document
+    if cmd.text in CHECKS:
+        CHECKS[cmd.text](page_folders(cmd.page), out)
 
 
 def test_shipped_examples_are_what_the_generator_writes():

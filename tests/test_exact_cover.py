@@ -9,6 +9,8 @@ import random
 
 import pytest
 
+from budget import seeds
+
 from tanglekit.errors import SolverError
 from tanglekit.solver.parallel import count_parallel, force_option, split_problem
 from tanglekit.solver.exact_cover import (
@@ -119,7 +121,7 @@ def random_problem(rng: random.Random, colours: bool, bounds: bool) -> ExactCove
     return ExactCover(n_p, n_s, opts, cols, bd)
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", seeds(4, 12))
 def test_backends_agree_with_brute_force(seed):
     rng = random.Random(seed)
     for k in range(25):
@@ -276,7 +278,7 @@ def test_bad_input_raises():
 
 # --- splitting counts over processes (solver.parallel) ---
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", seeds(2, 6))
 def test_split_parts_sum_to_the_brute_force_count(seed):
     rng = random.Random(seed)
     for k in range(40):

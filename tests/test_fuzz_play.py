@@ -10,9 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from hostile import HOSTILE_NAMES, assert_refused, hostile_files, hostile_text, json_values, run_cli
 
-FAST = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+FAST = settings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
 TANGLUNG_ID = "tanglung:solo,easy:RHHC/FRBF/FBBD/CHRD"
 
 

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from hostile import HOSTILE_NAMES, assert_refused, hostile_files, hostile_text, json_values, run_cli
 
 from tanglekit.games.qango import load_board
@@ -29,8 +30,24 @@ def _fill(cmd, f):
     return [str(f) if a == "{f}" else a for a in cmd]
 
 
-@pytest.mark.parametrize("name", HOSTILE_NAMES + ["folder_path", "missing"])
-@pytest.mark.parametrize("cmd", FILE_COMMANDS, ids=lambda c: "-".join(c[1:3]))
+# the commands by the reader they share: positions and puzzles (generators.qango.read_position_source),
+# proofs, boards (load_board_spec)
+READERS = [FILE_COMMANDS[:4], FILE_COMMANDS[4:5], FILE_COMMANDS[5:]]
+
+
+def _corpus_cases():
+    """Every hostile file on every reader in the default run (the reader's commands take turns);
+    the other (file, command) pairs of the full cross product with -m slow."""
+    cases = []
+    for i, name in enumerate(HOSTILE_NAMES + ["folder_path", "missing"]):
+        for reader in READERS:
+            for j, cmd in enumerate(reader):
+                marks = () if j == i % len(reader) else pytest.mark.slow
+                cases.append(pytest.param(cmd, name, marks=marks, id=f"{'-'.join(cmd[1:3])}-{name}"))
+    return cases
+
+
+@pytest.mark.parametrize("cmd,name", _corpus_cases())
 def test_hostile_files_refused(cmd, name, tmp_path):
     path = hostile_files(tmp_path)[name]
     assert_refused(_fill(cmd, path), tmp_path)
@@ -179,7 +196,7 @@ def _valid_or_refused(args, tmp_path):
         assert not out.strip()
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=list(HealthCheck))
 @given(text=hostile_text)
 def test_hypothesis_position_text(text, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("qtext")
@@ -189,7 +206,7 @@ def test_hypothesis_position_text(text, tmp_path_factory):
 _ROW = st.text(alphabet="XO.#", min_size=6, max_size=6)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=list(HealthCheck))
 @given(rows=st.lists(_ROW, min_size=6, max_size=6))
 def test_hypothesis_six_by_six(rows, tmp_path_factory):
     """Random 6x6 grids: refused unless they are a reachable position (then solved as unknown)."""
@@ -208,7 +225,7 @@ def test_hypothesis_six_by_six(rows, tmp_path_factory):
     assert code == (0 if valid else 2), (text, err)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
 @given(doc=json_values)
 def test_hypothesis_json_files(doc, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("qjson")
@@ -219,7 +236,7 @@ def test_hypothesis_json_files(doc, tmp_path_factory):
     assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err[-2000:]
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=list(HealthCheck))
 @given(doc=st.fixed_dictionaries({"format": st.just("tanglekit-qango-proof")}, optional={
     "board": json_values | st.just({"width": 6, "height": 6}), "position": json_values | st.just("empty"),
     "claim": st.sampled_from(["win", "loss", "draw", 1]), "plies": json_values, "tree": json_values,
@@ -236,7 +253,7 @@ def test_hypothesis_proof_shapes(doc, tmp_path_factory):
         assert len(err.strip().splitlines()) == 1 and not out.strip()
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=list(HealthCheck))
 @given(text=hostile_text)
 def test_hypothesis_board_and_puzzle_arguments(text, tmp_path_factory):
     """Made-up BOARD and puzzle arguments: a board name shows that board, anything else is refused."""

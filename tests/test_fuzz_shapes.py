@@ -9,12 +9,15 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from hostile import HOSTILE_NAMES, assert_refused, hostile_files, hostile_text, json_values, run_cli
 
-FUZZ = settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+from tanglekit.solver.tiling import piece_set
+
+FUZZ = settings(max_examples=examples(20), deadline=None, suppress_health_check=list(HealthCheck))
 
 
 @pytest.mark.parametrize("name", HOSTILE_NAMES + ["folder_path", "missing"])
@@ -130,6 +133,8 @@ def test_time_limits_are_honest(tmp_path):
 
 @FUZZ
 @given(doc=json_values)
+@example(doc=[[[0, 0]], [[0, 0], [1, 0]]])  # a piece set (and no region): 4 tilings of triangle:2
+@example(doc=[[0, 0], [1, 0], [1, 1]])  # a region (and no piece set): 1 tiling by single triangles
 def test_any_json_document_as_region_or_pieces(doc, tmp_path_factory):
     folder = tmp_path_factory.mktemp("fs")
     f = folder / "doc.json"
@@ -140,9 +145,37 @@ def test_any_json_document_as_region_or_pieces(doc, tmp_path_factory):
         assert "Traceback" not in err
         if code != 0:
             assert_refused(args, folder)
-        else:  # a document that is a real region or piece set: a full, non-negative count
+        else:  # a document that is a real region or piece set: the full, right count
             d = json.loads(out)
-            assert d["complete"] is True and d["count"] >= 0
+            # any region is tiled by single triangles in exactly one way; the 4 cells of
+            # triangle:2 as many ways as their set partitions into blocks congruent to a piece
+            want = 1 if args[2] == str(f) else _partitions_into_pieces(TRIANGLE2, piece_set(str(f)))
+            assert d["complete"] is True and d["count"] == want, (doc, d)
+
+
+TRIANGLE2 = [(2, 0), (1, 1), (2, 1), (3, 1)]  # region triangle:2
+
+
+def _partitions_into_pieces(cells, pieces) -> int:
+    """Tilings of a few cells by free copies of ``pieces`` (Polyforms, any number of each),
+    counted as the set partitions of the cells whose every block is congruent to a piece (a
+    reference for the exact-cover count)."""
+    from tanglekit.shapes.polyform import Polyform
+
+    keys = {p.key("free") for p in pieces}
+
+    def count(rest):
+        if not rest:
+            return 1
+        first, others = rest[0], rest[1:]
+        total = 0
+        for mask in range(1 << len(others)):
+            block = [first] + [c for i, c in enumerate(others) if mask >> i & 1]
+            if Polyform(block).key("free") in keys:
+                total += count([c for i, c in enumerate(others) if not mask >> i & 1])
+        return total
+
+    return count(list(cells))
 
 
 @FUZZ

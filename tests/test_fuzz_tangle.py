@@ -12,11 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from hostile import HOSTILE_NAMES, assert_refused, hostile_files, hostile_text, json_values, run_cli
 
 from tanglekit.games.tangle import TangleGame, default_board, default_pieces
 
-FUZZ = settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+FUZZ = settings(max_examples=examples(20), deadline=None, suppress_health_check=list(HealthCheck))
 
 
 @pytest.fixture(scope="module")

@@ -8,15 +8,18 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from hostile import HOSTILE_NAMES, assert_refused, hostile_files, json_values, run_cli
+
+from tanglekit.games.tanglung.rules import TanglungOptions
 
 EXAMPLE = "CRBF/HDFR/BHFB/RHDC"
 STATE = {"layout": "RB../..../..../...F", "lit": "1000/0000/0000/0001", "boxes": [[0, 0], [3, 3]],
          "rooster_used": [True, True]}
-FAST = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+FAST = settings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
 
 
 def assert_usage(args, folder=None):
@@ -168,16 +171,22 @@ def test_ids_printed_before_are_read():
 
 @FAST
 @given(st.text(alphabet="CRBFHD.crbfhdXZ/ \n,", min_size=0, max_size=24))
+@example("crbf/hdfr/bhfb/rhdc")
 def test_hypothesis_layout_text(text):
-    """Any layout text: refused in one line, or solved with the card set's counts."""
+    """Any layout text: refused in one line, or solved with the card set's counts and the
+    plain-Python reference solver's answer."""
     if text.strip().startswith("-"):
         return  # an option to typer, not a layout
     code, out, err = run_cli(["tanglung", "solo", "solve", text, "--json", "--option", "not_so_zen=true"])
     if code == 0:
         res = json.loads(out)
-        assert res["complete"] is True and res["solvable"] in (True, False)
         letters = "".join(ch for ch in text.upper() if ch in "CRBFHD.")
         assert sorted(letters) == sorted("CCRRRBBBFFFHHHDD")
+        from tanglekit.solver.tanglung_solo import solve_solo_reference
+
+        ref = solve_solo_reference(letters, options=TanglungOptions(not_so_zen=True))
+        assert res["complete"] is True and (res["solvable"], res["moves"], res["optimal_tours"]) == (
+            ref.solvable, ref.moves, ref.optimal_tours), (text, res, ref)
     else:
         lines = [ln for ln in err.splitlines() if ln.strip()]
         assert code == 2 and len(lines) == 1 and "Traceback" not in err, (text, code, err[-800:])

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from hostile import HOSTILE_NAMES, assert_refused, hostile_files, hostile_text, json_values, run_cli
 
 DEAL = {"middle": ["T4-bar", "T1", "T5-c", "Z"], "own": ["T2", "T2", "T3", "T1"]}
@@ -249,7 +250,7 @@ def test_disconnected_card_allowed_only_by_the_deck_flag(tmp_path):
     assert "allow_disconnected" in assert_refused(["zangle", "find", str(deal), "--deck", str(f)], tmp_path)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(doc=json_values, command=st.sampled_from(["find", "solo-solve", "go-out", "deck-show", "replay"]))
 def test_generated_documents(doc, command, tmp_path_factory):
     folder = tmp_path_factory.mktemp("gen")
@@ -261,7 +262,7 @@ def test_generated_documents(doc, command, tmp_path_factory):
         assert_refused(args, folder)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=hostile_text)
 def test_generated_solo_arguments(text, tmp_path_factory):
     folder = tmp_path_factory.mktemp("arg")
@@ -270,7 +271,7 @@ def test_generated_solo_arguments(text, tmp_path_factory):
     assert_refused(["zangle", "solo", "solve", "--", text], folder)  # "--": a text, never an option
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(deal=st.fixed_dictionaries({
     "middle": st.lists(st.sampled_from(["T1", "T2", "T3", "Z", "T4-bar", "T5-a", [[0, 0]], [[0, 0], [1, 0]]]),
                        max_size=5),

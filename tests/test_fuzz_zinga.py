@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from hostile import HOSTILE_NAMES, assert_refused, hostile_files, hostile_text, json_values, run_cli
 
 from tanglekit.games.qango import load_board
@@ -244,7 +245,7 @@ def test_bad_numbers_and_ids_refused(args, tmp_path):
     assert_refused(args, tmp_path)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
 @given(doc=json_values)
 def test_hypothesis_json_files(doc, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("zjson")
@@ -258,7 +259,7 @@ _CELL = st.one_of(st.text(max_size=12), st.integers(-3, 15), st.lists(st.one_of(
                   st.integers(-3, 15)), max_size=3), st.just("blue 9"), st.just("red 3"))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
 @given(rows=st.lists(st.lists(_CELL, min_size=4, max_size=6), min_size=4, max_size=6))
 def test_hypothesis_sheet_rows(rows, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("zrows")
@@ -267,7 +268,7 @@ def test_hypothesis_sheet_rows(rows, tmp_path_factory):
     assert_refused(["zinga", "sheets", "show", str(f)], tmp)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
 @given(moves=st.lists(hostile_text, max_size=4))
 def test_hypothesis_moves(moves, tmp_path_factory):
     """Made-up --move texts on a finished game: refused (never a traceback)."""
@@ -289,7 +290,7 @@ def _cache_game(tmp):
     return _GAME_CACHE["g"]
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=list(HealthCheck))
 @given(text=hostile_text)
 def test_hypothesis_sheet_arguments(text, tmp_path_factory):
     """Made-up SHEETS arguments (paths, IDs, text): refused, never a traceback or a regeneration."""

@@ -8,6 +8,7 @@ different layers, fails the test with the file and line.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,8 +43,10 @@ def module_name(path: Path) -> str:
     return ".".join(["tanglekit", *parts])
 
 
+@functools.lru_cache(maxsize=None)
 def imports_of(path: Path) -> list[tuple[str, int]]:
-    """Absolute names of every tanglekit module ``path`` imports, with line numbers."""
+    """Absolute names of every tanglekit module ``path`` imports, with line numbers (each file
+    parsed once for the tests below)."""
     return imports_in(path.read_text(encoding="utf-8"), module_name(path), path.name == "__init__.py")
 
 

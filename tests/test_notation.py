@@ -8,6 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
+
 from tanglekit.errors import FormatError, ShapeError, TanglekitError
 from tanglekit.shapes.lattice import get_lattice
 from tanglekit.shapes.notation import format_shape, load_shape_arg, parse_shape
@@ -106,13 +108,13 @@ def _round_trip(p: Polyform) -> None:
     assert format_shape(p.normalized()) == format_shape(p)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(cell_sets, st.sampled_from(["triangle", "square"]))
 def test_round_trip_any_cell_set(cells, lattice):
     _round_trip(Polyform(cells, lattice))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.data(), st.sampled_from(["triangle", "square"]))
 def test_round_trip_connected(data, lattice):
     p = data.draw(connected_polyforms(lattice))
@@ -122,7 +124,7 @@ def test_round_trip_connected(data, lattice):
     assert "/./" not in format_shape(p)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.data(), st.sampled_from(["triangle", "square"]))
 def test_round_trip_translated_copy(data, lattice):
     """Shifting by a lattice translation never changes the printed form."""

@@ -280,6 +280,7 @@ def test_play_tangle_puzzle_to_solved():
     assert f"solved: {r.points} points this turn (best chain: {r.points} points)" in out
 
 
+@pytest.mark.slow  # tests/test_docs_commands.py runs every one of them, and checks the log
 def test_docs_play_examples_run(tmp_path, monkeypatch):
     """Every command in docs/play.md's examples runs (in order, in one folder)."""
     import re

@@ -8,6 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
+
 from tanglekit.errors import ShapeError
 from tanglekit.shapes.lattice import SQUARE, TRIANGLE, get_lattice
 from tanglekit.shapes.placements import placements
@@ -60,7 +62,7 @@ def test_normal_form_keeps_cell_kind():
     assert min(y for _, y in q.cells) == 0 and min(x for x, _ in q.cells) in (0, 1)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, 10**9), st.integers(1, 9), st.sampled_from(LATTICES))
 def test_canonical_is_invariant_and_orbit_stabiliser_holds(seed, n, lat):
     rng = random.Random(seed)

@@ -1,14 +1,17 @@
 """QANGO boards, rules, positions, proofs and CLI: RULES.md data, validation errors, round trips."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
 from tanglekit.errors import FormatError, RuleError, TanglekitError
-from tanglekit.games.qango import Game, QangoOptions, board_from_json, load_board, parse_position
+from tanglekit.games.qango import (
+    Game,
+    QangoOptions,
+    board_from_json,
+    load_board,
+    parse_position,
+)
 from tanglekit.games.qango.proof import verify_proof
 
 RULES_TRIPLES = {
@@ -183,8 +186,10 @@ def test_stored_proof_tampering_fails():
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "tanglekit.cli_qango", *args], capture_output=True, text=True,
-                          timeout=300)
+    """``tanglekit qango ARGS`` in-process (the console script's code path, ``hostile.run``)."""
+    from hostile import run
+
+    return run(["qango", *args])
 
 
 def test_cli_solve_json_and_errors(tmp_path):
@@ -229,7 +234,15 @@ def test_cli_puzzle_board_show(tmp_path):
     pl = _cli("play", "--bot", "random", "--bot2", "search", "--seed", "1", "--think", "0.2", "--no-colour", "--json")
     assert pl.returncode == 0, pl.stderr
     log = json.loads(pl.stdout.strip().splitlines()[-1])
-    assert log["outcome"] in ("X", "O", "draw") and log["moves"]
+    # the rules replayed on the logged moves: each legal, the game over exactly at the last one,
+    # with the outcome the log states
+    from tanglekit.games.qango.position import parse_position
+
+    pos = parse_position(log["start"], log["options"]["board"])
+    for cell in log["moves"]:
+        assert pos.outcome() is None
+        pos = pos.play(cell)
+    assert log["moves"] and pos.outcome() == log["outcome"]
 
 
 def test_gzip_proof_file_round_trip(tmp_path):

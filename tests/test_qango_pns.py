@@ -27,6 +27,17 @@ def _positions(board, seed, n, max_empty, max_left=None):
             for _ in range(n)]
 
 
+_SMALL_REFERENCE: dict = {}
+
+
+def _small_reference(p) -> str:
+    """The reference value of a small-board position, solved once for the three oracle settings."""
+    key = (p.x, p.o)
+    if key not in _SMALL_REFERENCE:
+        _SMALL_REFERENCE[key] = reference_solve(p, max_empty=11)[0]
+    return _SMALL_REFERENCE[key]
+
+
 @pytest.mark.parametrize("oracle", [0, 3, 7])
 def test_pns_value_matches_reference_small_board(oracle):
     """Whole games on a small board (draw limit included), with and without the tactical oracle."""
@@ -34,13 +45,13 @@ def test_pns_value_matches_reference_small_board(oracle):
     s = QangoSolver(board, None, tt_bits=14)
     seen = set()
     for p in _positions(board, 11, 30, 11):
-        ref, _ = reference_solve(p, max_empty=11)
+        ref = _small_reference(p)
         res = s.solve_pns(p, oracle_plies=oracle, pns_bits=14, vcf_nodes=2000 if oracle else 0)
         assert res.value == ref, p.to_text()
         seen.add(ref)
         if ref == "win" and res.best_move is not None:
             child = p.play(res.best_move)
-            assert child.winner() is not None or reference_solve(child, 11)[0] == "loss"
+            assert child.winner() is not None or _small_reference(child) == "loss"
     assert {"win", "loss"} <= seen
 
 

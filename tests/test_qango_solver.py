@@ -6,6 +6,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from budget import sweep
+
 from tanglekit.games.qango import Position, board_from_json, load_board, parse_position
 from tanglekit.games.qango.position import has_win
 from tanglekit.solver.qango_reference import reference_solve
@@ -30,13 +32,14 @@ def _random_position(board, rng, max_empty, max_left=None, tries=2000):
     return random_position(board, rng, max_empty=max_empty, max_left=max_left or max_empty, tries=tries)
 
 
+@pytest.mark.parametrize("n", sweep(8, 25))
 @pytest.mark.parametrize("name", sorted(SMALL))
-def test_solver_matches_reference_on_small_boards(name):
+def test_solver_matches_reference_on_small_boards(name, n):
     board = board_from_json(SMALL[name])
     rng = random.Random(7)
     solver = QangoSolver(board, None, tt_bits=14)
     seen = set()
-    for _ in range(25):
+    for _ in range(n):
         p = _random_position(board, rng, max_empty=11)
         ref = reference_solve(p, max_empty=11)
         res = solver.solve(p)

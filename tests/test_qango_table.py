@@ -1,12 +1,9 @@
 """The solved-values table, its certificates and the certificate-backed perfect player."""
 
 import json
-import subprocess
-import sys
 from importlib import resources
 
 import pytest
-
 from tanglekit.games.qango import Position, load_board
 from tanglekit.games.qango.proof import verify_proof
 from tanglekit.solver.qango_book import book_move
@@ -77,8 +74,9 @@ def test_book_move_follows_the_certificate_in_every_symmetry():
 
 
 def test_cli_table_json():
-    p = subprocess.run([sys.executable, "-m", "tanglekit.cli_qango", "table", "--json"], capture_output=True,
-                       text=True, timeout=120)
+    from hostile import run
+
+    p = run(["qango", "table", "--json"])
     assert p.returncode == 0, p.stderr
     rows = json.loads(p.stdout)
     six = [r for r in rows if r["board"] == "6" and r["opening"] == "castle"][0]

@@ -9,6 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
+
 from tanglekit.errors import FormatError, ShapeError
 from tanglekit.shapes.notation import parse_shape
 from tanglekit.shapes.polyform import Polyform
@@ -56,7 +58,7 @@ def test_text_shape():
     assert text_shape(Polyform([(0, 0), (0, 2)], "square"), unicode=False) == "#\n.\n#"
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.sets(st.tuples(st.integers(-5, 5), st.integers(-5, 5)), min_size=1, max_size=20),
     st.sampled_from(["triangle", "square"]),
@@ -168,7 +170,7 @@ def test_svg_shape_hexagon():
     assert_viewbox_covers(root)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     st.sets(st.tuples(st.integers(-6, 6), st.integers(-6, 6)), min_size=1, max_size=25),
     st.sampled_from(["triangle", "square"]),

@@ -6,6 +6,8 @@ import random
 
 import pytest
 
+from budget import sweep
+
 from tanglekit.errors import FormatError, RuleError
 from tanglekit.games.tangle import (
     PASS,
@@ -319,7 +321,8 @@ def test_first_piece_game_option_and_tile_connection():
     (2, {}), (3, {"connection": "tile"}), (2, {"first_piece": "game", "mirror": False}),
     (4, {"partners": True, "extra_turns": "per-placement"}), (2, {"end_timing": "round", "target_score": 20}),
 ])
-def test_engine_move_generation_is_the_reference(players, opts):
+@pytest.mark.parametrize("games", sweep(1, 2, "games"))
+def test_engine_move_generation_is_the_reference(players, opts, games):
     """The engine's legal_placements (numba kernel) equals the plain rule and the Python-int
     loop on every position of seeded random games, for every player and rule option."""
     from tanglekit.games.tangle.movegen import legal_placements_reference
@@ -327,7 +330,7 @@ def test_engine_move_generation_is_the_reference(players, opts):
 
     g = TangleGame(options=TangleOptions(**opts), players=players)
     checked = 0
-    for seed in range(2):
+    for seed in range(games):
         rng = random.Random(seed * 31 + players)
         s = g.new_state()
         while not s.over:
@@ -339,4 +342,4 @@ def test_engine_move_generation_is_the_reference(players, opts):
             assert caps == {p for p in s.legal_placements() if s.capture_points(p)[0] > 0}
             checked += 1
             s.push(rng.choice(s.legal_moves()))
-    assert checked > 20
+    assert checked > 10 * games

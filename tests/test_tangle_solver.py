@@ -2,8 +2,6 @@
 
 import json
 import random
-import subprocess
-import sys
 
 import pytest
 
@@ -133,7 +131,10 @@ def test_puzzle_is_verified_unique_and_ids_round_trip():
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "tanglekit.cli_tangle", *args], capture_output=True, text=True, timeout=300)
+    """``tanglekit tangle ARGS`` in-process (the console script's code path, ``hostile.run``)."""
+    from hostile import run
+
+    return run(["tangle", *args])
 
 
 def test_cli_board_best_turn_and_errors(tmp_path):

@@ -139,20 +139,25 @@ def _task(key, ranks, opts, card_set=DEFAULT):
     return (key, ranks, opts.to_json(), card_set.to_json())
 
 
+# (contiguous ranks per chunk, with dark roosters, sampled ranks): the default run, and -m slow
+CHUNK_SIZES = [pytest.param((100, 30, 40), id="small"), pytest.param((400, 120, 150), id="full", marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("sizes", CHUNK_SIZES)
 @pytest.mark.parametrize("name", list(OPTIONS))
-def test_chunk_summary_equals_reference_on_random_chunks(name):
+def test_chunk_summary_equals_reference_on_random_chunks(name, sizes):
     opts = OPTIONS[name]
     rng = random.Random(6)
     total = count_standard_layouts()
     # contiguous ranges (next-permutation path) where canonical layouts are frequent
-    width = 400 if name != "dark-roosters" else 120
+    width = sizes[0] if name != "dark-roosters" else sizes[1]
     for a in _canonical_ranks(rng, 2):
         a = min(a, total - width)
         task = _task("r", range(a, a + width), opts)
         part = census_chunk(task)
         assert part == census_chunk_reference(task) and part["layouts"] > 0
     # a sorted list of arbitrary ranks (canonical or not: the sampled census's chunks)
-    ranks = sorted(rng.sample(range(total), 150))
+    ranks = sorted(rng.sample(range(total), sizes[2]))
     task = _task("s", ranks, opts)
     assert census_chunk(task) == census_chunk_reference(task)
 

@@ -150,7 +150,7 @@ def test_docs_tanglung_examples_run(tmp_path, monkeypatch):
 def test_play_reads_a_challenge_file_in_a_fresh_process(tmp_path):
     """The challenge format must be known to `play` without anything imported beforehand."""
     f = tmp_path / "c.json"
-    run_process("solo", "generate", "--seed", "1", "--out", str(f))
+    run("solo", "generate", "--seed", "1", "--out", str(f))
     p = subprocess.run([sys.executable, "-m", "tanglekit.cli", "play", str(f), "--bots", "perfect"],
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0 and "solved in" in p.stdout, p.stderr

@@ -10,6 +10,8 @@ from tanglekit.generators.ids import resolve
 from tanglekit.games.tanglung.render import svg_grid
 from tanglekit.generators.tanglung import (
     GRADE_THRESHOLDS,
+    WALK_BUDGET,
+    WALKERS,
     census,
     generate_challenge,
     grade_of,
@@ -34,7 +36,11 @@ def test_challenge_is_verified_graded_and_reproducible(difficulty):
     assert ch.no_revisit == (ch.moves == 14)
     again = generate_challenge(difficulty, seed=3)
     assert again.to_json() == ch.to_json()
-    assert walker_success(ch.layout, ch.start, ch.options, ch.moves, seed=1) >= 0.0
+    # a share of WALKERS walkers; none wins in fewer steps than the solver's fewest moves: with a
+    # budget of WALK_BUDGET * 3 = 12 < 14 <= fewest steps the share is exactly 0
+    assert ch.walker_success == round(ch.walker_success * WALKERS) / WALKERS
+    assert WALK_BUDGET * 3 < 14 <= ch.moves
+    assert walker_success(ch.layout, ch.start, ch.options, 3, seed=1) == 0.0
 
 
 def test_ids_round_trip():

@@ -22,14 +22,14 @@ OPTION_VALUES = [{}, {"literal_blocking": True}, {"roosters_start_lit": False}, 
 
 def assert_round_trip(ch):
     """Both IDs of ``ch`` name exactly it: layout, options, card set, grade (and seed)."""
-    for text in (ch.id, ch.seed_id):
+    for text in (ch.id, ch.seed_id):  # the seed ID runs the generator again
         inst = resolve(text, expect="tanglung-challenge")
         spec = inst.value
         assert spec.layout == ch.layout and spec.options == ch.options, text
         assert spec.card_set.same_cards(ch.card_set or default_card_set()), text
         assert spec.difficulty == ch.difficulty, text
         assert (inst.id, inst.seed_id or ch.seed_id) == (ch.id, ch.seed_id), text
-    assert resolve(ch.seed_id).extra["challenge"].to_json() == ch.to_json()
+    assert inst.extra["challenge"].to_json() == ch.to_json()
     assert split_id(ch.seed_id).seed == ch.seed
 
 
@@ -78,7 +78,9 @@ def test_generated_file_accepted_by_every_consumer(tmp_path, opts, cards):
     assert code == 0, err
     ch = json.loads(out)
     for spec in (str(tmp_path / "ch.json"), ch["id"], ch["seed_id"]):
-        for cmd in (["solo", "solve"], ["solo", "tour"], ["solo", "coop"]):
+        # solve, tour and coop read a spec through one loader (cli_tanglung._load_layout): the
+        # seed ID, which regenerates the challenge each time, goes through one of them
+        for cmd in (["solo", "solve"], ["solo", "tour"], ["solo", "coop"])[: 1 if spec == ch["seed_id"] else 3]:
             code, out, err = run_cli(["tanglung", *cmd, spec, "--json"])
             assert code == 0, (cmd, spec, err)
             res = json.loads(out)

@@ -27,11 +27,14 @@ def _random_layouts(k, seed, zen=False):
     return out
 
 
+@pytest.mark.parametrize("full", [pytest.param(False, id="some"), pytest.param(True, id="all", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("method,level", [("astar", 1), ("bfs", 0), ("astar-deadend", 2)])
-def test_python_search_equals_kernel(method, level):
+def test_python_search_equals_kernel(method, level, full):
+    """The example and 3 random layouts (1 for the slow Python BFS) in the default run, 8 (4) slow."""
     opts = TanglungOptions.from_dict({"not_so_zen": "true"})
     compared = 0
-    layouts = [Layout.parse("CRBF/HDFR/BHFB/RHDC")] + _random_layouts(8 if level else 4, 7 + level, zen=True)
+    randoms = _random_layouts(8 if level else 4, 7 + level, zen=True)
+    layouts = [Layout.parse("CRBF/HDFR/BHFB/RHDC")] + (randoms if full else randoms[: 3 if level else 1])
     for lay in layouts:
         table, nf = solo_move_table(lay.cells, opts), noflip_mask(lay)
         adj, adjn = move_graph(lay, opts)

@@ -62,8 +62,15 @@ def test_play_command(tmp_path):
     text = play_command("turn", 2, ["greedy", "random"], seed=4, log_path=log)
     assert text.splitlines()[0].split() == ["player", "bot", "r1", "r2", "r3", "total"]
     assert replay_log(log).is_terminal()
+    from tanglekit.solver.zangle_solo import SoloDeal, solve_deal
+
+    # deal 1 cannot be won (the solver proves it), so the bot loses it; deal 5 can, and greedy does
+    assert solve_deal(SoloDeal.from_seed(1)).solvable is False and solve_deal(SoloDeal.from_seed(5)).solvable
     res = json.loads(play_command("solo", seed=1, as_json=True))
-    assert res["mode"] == "solo" and res["score"]["outcome"] in ("win", "loss")
+    assert res["mode"] == "solo" and res["score"]["outcome"] == "loss" and res["score"]["tableau_left"] > 0
+    assert res["returns"] == [0.0]
+    res = json.loads(play_command("solo", seed=5, as_json=True))
+    assert (res["score"]["outcome"], res["score"]["tableau_left"], res["returns"]) == ("win", 0, [1.0])
 
 
 def test_replay_and_solve_commands(tmp_path):

@@ -5,6 +5,8 @@ import random
 
 import pytest
 
+from budget import sweep
+
 from tanglekit.errors import FormatError
 from tanglekit.games.zangle import default_deck
 from tanglekit.games.zangle.rules import ZangleOptions
@@ -49,7 +51,7 @@ def small_deal(rng: random.Random, opts: dict, piles: int = 3, draw: int = 3) ->
 
 @pytest.mark.parametrize("opts", OPTION_SETS)
 def test_solver_matches_brute_force_small(opts):
-    rng = random.Random(hash(tuple(sorted(opts.items()))) & 0xFFFF)
+    rng = random.Random(repr(sorted(opts.items())))  # a str seed: the same deals in every process
     outcomes = set()
     for _ in range(25):
         deal = small_deal(rng, opts, piles=rng.choice([2, 3]), draw=rng.randint(1, 4))
@@ -66,9 +68,10 @@ def test_solver_matches_brute_force_small(opts):
     assert outcomes == {True, False}  # both kinds were exercised
 
 
-def test_solver_matches_brute_force_full_deals():
+@pytest.mark.parametrize("n", sweep(12, 40))
+def test_solver_matches_brute_force_full_deals(n):
     decided = 0
-    for seed in range(40):
+    for seed in range(n):
         for piles in (4, 5):
             deal = SoloDeal.from_seed(seed, ZangleOptions(piles=piles))
             ref_ok, _, _ = reference_solve(deal, max_nodes=3000)
@@ -79,7 +82,7 @@ def test_solver_matches_brute_force_full_deals():
             assert res.solvable == ref_ok
             if ref_ok:
                 assert check_line(deal, res.line)
-    assert decided >= 20
+    assert decided >= n // 2
 
 
 def test_known_deals_and_engine_agreement():
@@ -108,7 +111,10 @@ def test_playouts():
     assert playout_wins(win, 30) == 30
     assert playout_wins(SoloDeal.from_seed(12), 200) == 0
     r = solve_deal(SoloDeal.from_seed(2), count=True, line_cap=50, playouts=300, seed=1)
-    assert r.lines == 50 and r.lines_capped and 0 < r.playout_wins <= 300
+    # the solver's playouts are playout_wins with its seed; deal 2 is won by some random lines and
+    # lost by most (about 1 in 6 wins)
+    assert r.lines == 50 and r.lines_capped and r.playout_wins == playout_wins(SoloDeal.from_seed(2), 300, seed=1)
+    assert 0 < r.playout_wins < 150
 
 
 def test_deal_file_and_ids_round_trip(tmp_path):

@@ -6,12 +6,14 @@ import sys
 
 import pytest
 
+import hostile
+
 from tanglekit.games.zinga.sheet import load_sheets
 
 
 def run(*args, rc=0):
-    p = subprocess.run([sys.executable, "-m", "tanglekit.cli_zinga", *args], capture_output=True, text=True,
-                       timeout=300)
+    """``tanglekit zinga ARGS`` in-process (the console script's code path, ``hostile.run``)."""
+    p = hostile.run(["zinga", *args])
     assert p.returncode == rc, (p.returncode, p.stdout, p.stderr)
     return p
 

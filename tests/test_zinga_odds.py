@@ -90,10 +90,14 @@ def _value_iteration(sheet, line, share):
             key = sum(1 << j for j, i in enumerate(cells) if m >> i & 1)
             local[key] = local.get(key, 0.0) + weight / 46656
     E = [0.0] * 32
-    for _ in range(1500):
-        E = [0.0 if s == 31 else 1.0 + sum(
+    for _ in range(5000):  # until converged (a few hundred sweeps)
+        new = [0.0 if s == 31 else 1.0 + sum(
             pr * (min(E[s | 1 << j] for j in range(5) if m >> j & 1 and not s >> j & 1)
                   if m & ~s else E[s]) for m, pr in local.items()) for s in range(32)]
+        done = max(abs(x - y) for x, y in zip(new, E)) < 1e-12
+        E = new
+        if done:
+            break
     return E[0]
 
 

@@ -63,8 +63,9 @@ def test_win_rates_table():
     assert sum(r["wins"] for r in res["sheets"]) + res["draws"] == 2000
     assert all(r["games"] == 2000 for r in res["sheets"])  # every sheet at every table
     for r in res["sheets"]:
-        lo, hi = r["ci95"]
-        assert lo <= r["win_rate"] <= hi
+        # the rate and interval are those of the sheet's counts (test_wilson_and_bots pins the formula)
+        assert r["win_rate"] == r["wins"] / r["games"]
+        assert r["ci95"] == pytest.approx(list(wilson(r["wins"], r["games"])), abs=1e-12)
         assert 0.15 < r["win_rate"] < 0.35
     with pytest.raises(RuleError):
         sheet_win_rates(SHEETS, 1, 10)
