@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Iterator, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Hashable, Iterable, Iterator, Sequence
 
 from ..errors import SolverError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 BACKENDS = ("auto", "dlx", "cpsat", "reference")
 QUERIES = ("first", "all", "count", "optimise")
@@ -186,6 +187,8 @@ class ExactCover:
 
     def csr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Options as (ptr, items, colours) arrays."""
+        import numpy as np
+
         ptr = np.zeros(self.n_options + 1, dtype=np.int64)
         ptr[1:] = np.cumsum([len(t) for t in self.options])
         n = int(ptr[-1])
@@ -223,6 +226,8 @@ def reduce_multiplicities(problem: ExactCover, fast: bool = True) -> Reduced:
     covers boundary items z[j, t] for t <= p and z[j-1, t] for t >= p, so consecutive slots
     need increasing options; slots past ``lo`` may be taken by a filler that blocks the rest.
     """
+    import numpy as np
+
     n_p = problem.n_primary
     plain = _reduce_plain(problem) if fast else None
     if plain is not None:
@@ -357,6 +362,8 @@ def reduce_multiplicities(problem: ExactCover, fast: bool = True) -> Reduced:
 def _reduce_plain(problem: ExactCover) -> Reduced | None:
     """The common case at array speed: no bounds other than 1..1 and a primary item in every
     option, so the reduction is the identity (same items, options and colours). None otherwise."""
+    import numpy as np
+
     n_p = problem.n_primary
     if any(b != (1, 1) for b in problem.bounds.values()):
         return None
@@ -472,6 +479,15 @@ def count_solutions(
     (``solver.parallel``; the same count as one process).
     """
     backend = pick_backend(backend, "count")
+    if backend == "dlx" and kernel == "auto":
+        from ..engines import plain_budget, plain_first
+        from .xc_small import PLAIN_NODES, count_small, plain_ok
+
+        # a small count in plain Python (no numba, no numpy), the kernel past a node budget
+        if plain_first() and plain_ok(problem, limit):
+            out = count_small(problem, plain_budget(PLAIN_NODES), time_limit)
+            if out is not None:
+                return out
     if backend == "dlx":
         from .dlx import dlx_count, make_matrix
 
