@@ -494,12 +494,15 @@ def plain_zangles(sids: Sequence[int], places: Sequence[int], table: TilingTable
     out_t: list[int] = []
     out_m: list[int] = []
     chosen = [0] * n
+    # the kernel's candidates of a target: the other cards of area 1, 2, ... up to the target's,
+    # each area in table order
+    by_area = sorted((j for j in range(n) if area[sids[j]] > 0), key=lambda j: area[sids[j]])
     for t in range(n):
         st = sids[t]
         A = area[st]
         if A == 0:
             continue
-        cand = [j for a in range(1, A + 1) for j in range(n) if j != t and area[sids[j]] == a]
+        cand = [j for j in by_area if j != t and area[sids[j]] <= A]
         nc = len(cand)
         tmid = places[t] == 0 or zmid
         town = places[t] == 1 or zown

@@ -80,8 +80,8 @@ _SOLO_KEYS = frozenset(("deck", "options", "middle", "draw", "piles", "deck_data
 _BODY_KEYS = frozenset(("format", "version", "deck", "options", "middle", "draw", "piles", "deck_data"))
 
 
-def _ids(v, most: int) -> bool:
-    return type(v) is list and len(v) <= most and all(plain_text(x) for x in v)
+def _ids(v, most: int | None = None) -> bool:
+    return type(v) is list and (most is None or len(v) <= most) and all(plain_text(x) for x in v)
 
 
 def _quick_fields(d, required: bool) -> bool:
@@ -94,7 +94,7 @@ def _quick_fields(d, required: bool) -> bool:
             and (g("middle") is None and not required or _ids(g("middle"), MAX_MIDDLE))
             and (g("draw") is None and not required or _ids(g("draw"), MAX_SEQUENCE))
             and (piles is None and not required
-                 or type(piles) is list and 1 <= len(piles) <= MAX_PILES and all(_ids(p, len(p)) for p in piles)))
+                 or type(piles) is list and 1 <= len(piles) <= MAX_PILES and all(_ids(p) for p in piles)))
 
 
 def _quick_solo(d) -> bool:
