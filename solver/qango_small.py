@@ -32,7 +32,7 @@ U1 = 0x9E3779B97F4A7C15
 U2 = 0xC2B2AE3D27D4EB4F
 AUTO_ID_NODES = 20_000_000  # qango_solve.AUTO_ID_NODES
 SMALL_EMPTY = 16  # positions with more empty cells go to the kernels at once
-SMALL_NODES = 4_000  # nodes a plain solve may take (about 0.1 s of CPU) before the kernel takes over
+SMALL_NODES = 3_000  # nodes a plain solve may take (about 0.1 s of CPU) before the kernel takes over
 
 
 @dataclass
