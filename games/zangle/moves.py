@@ -218,7 +218,7 @@ class TilingTable:
         self.areas: list[int] = [0] + [p.area for p in self.shapes[1:]]
         self.entries: dict[int, list[tuple[int, ...]]] = {}
         self._sets_tried = 0
-        loaded = self._load(cache_dir) or (self.engine == "backtrack" and self._load(SHIPPED, shipped=True))
+        loaded = self._load(cache_dir) or (self.engine == "backtrack" and self._load(SHIPPED))
         if not loaded:
             for t in range(1, n):
                 self.entries[t] = self._multisets_tiling(t)
@@ -329,7 +329,7 @@ class TilingTable:
         blob = json.dumps([list(map(list, p.cells)) for p in self.shapes[1:]]).encode()
         return Path(cache_dir) / f"zangle-table-{hashlib.sha256(blob).hexdigest()[:16]}.json"
 
-    def _load(self, cache_dir, shipped: bool = False) -> bool:
+    def _load(self, cache_dir) -> bool:
         f = self._cache_file(cache_dir)
         if f is None or not f.exists():
             return False
