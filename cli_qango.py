@@ -103,8 +103,6 @@ def solve_cmd(
     if position is None:
         raise typer.BadParameter("give a position, 'empty', a puzzle ID or a file (or --batch FILE)", param_hint="POSITION")
     from .limits import Deadline, UsageError
-    from .solver.qango_cert import make_proof
-    from .solver.qango_solve import QangoSolver, SolveResult
 
     deadline = Deadline(_time_limit(time_limit))
     if method not in ("auto", "id", "pns", "shortest"):
@@ -112,15 +110,24 @@ def solve_cmd(
     b0, opening, max_c = _board_rules(board, opening, option)
     pos, _, opening = _position(position, b0, opening, max_c)
     if deadline.seconds == 0 or deadline.expired():  # stop at once: nothing searched, value unknown
+        from .solver.qango_small import SolveResult
+
         res = SolveResult("unknown", None, None, 0, deadline.elapsed(), pos.board)
     else:
-        solver = QangoSolver(pos.board, pos.allowed_first)
         from .limits import check_workers
 
-        res = solver.solve(pos, time_limit=deadline.remaining(), method=method, workers=check_workers(workers))
+        workers = check_workers(workers)
+        res = _solve_small(pos, deadline, method) if proof is None else None
+        if res is None:
+            from .solver.qango_solve import QangoSolver
+
+            solver = QangoSolver(pos.board, pos.allowed_first)
+            res = solver.solve(pos, time_limit=deadline.remaining(), method=method, workers=workers)
     if proof is not None:
         if res.value in ("win", "loss", "draw"):
             import json
+
+            from .solver.qango_cert import make_proof
 
             doc = make_proof(pos, res, solver, max_nodes=20_000_000)
             text = json.dumps(doc, separators=(",", ":"))
@@ -146,6 +153,18 @@ def solve_cmd(
                + (f" in {res.plies} plies" if res.plies is not None else "")
                + f"; best move {mv}; {res.nodes} nodes, {res.seconds:.2f} s"
                + ("" if res.value != "unknown" else " (stopped by the time limit)"))
+
+
+def _solve_small(pos, deadline, method: str):
+    """The solve of a position near the end in plain Python (``solver/qango_small.py``: the
+    kernels' search and answers, without loading numba), or None for the kernels."""
+    from .engines import plain_budget, plain_first
+
+    if not plain_first():
+        return None
+    from .solver.qango_small import SMALL_NODES, solve_small
+
+    return solve_small(pos, deadline.remaining(), method, plain_budget(SMALL_NODES))
 
 
 def _solve_json(pos, res, opening: str) -> dict:

@@ -269,12 +269,23 @@ def expect_format(data: Any, expected: Format | tuple[Format, ...], where: str) 
     return wanted[0]
 
 
-def validate(data: Any, model: Any, where: str, what: str | None = None) -> Any:
+def validate(data: Any, model: Any, where: str, what: str | None = None,
+             quick: Callable[[Any], bool] | None = None) -> Any:
     """``model.model_validate(data)`` with the first error as one line: where, field path, why.
-    The offending value is never echoed (it may be huge)."""
+    The offending value is never echoed (it may be huge).
+
+    ``model`` may be a zero-argument callable returning the model (built on first use).
+    ``quick``, if given, is a plain check of the body (``data`` without format and version)
+    that returns True only for documents the model accepts as they are (no coercion): then
+    pydantic is not loaded and ``validate`` returns None, so callers that pass it read the
+    data itself. Anything it is unsure of goes to the model, so errors are the model's."""
+    body = {k: v for k, v in data.items() if k not in ("format", "version")} if isinstance(data, dict) else data
+    if quick is not None and quick(body):
+        return None
     from pydantic import ValidationError
 
-    body = {k: v for k, v in data.items() if k not in ("format", "version")} if isinstance(data, dict) else data
+    if not hasattr(model, "model_validate"):
+        model = model()
     try:
         return model.model_validate(body)
     except ValidationError as e:
@@ -285,6 +296,30 @@ def validate(data: Any, model: Any, where: str, what: str | None = None) -> Any:
         thing = f" in the {what}" if what else ""
         at = f" at {path}" if path else ""
         raise FormatError(f"{where}{thing}{at}: {_msg(first)}{more}") from None
+
+
+# plain checks for ``validate(..., quick=...)``: strict JSON types, as pydantic's strict mode
+def plain_text(v: Any, max_len: int | None = None, min_len: int = 0) -> bool:
+    """A str (JSON text, no lone surrogates) of ``min_len`` to ``max_len`` characters."""
+    if type(v) is not str or len(v) < min_len or (max_len is not None and len(v) > max_len):
+        return False
+    if v.isascii():
+        return True
+    try:
+        v.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def plain_int(v: Any, lo: int | None = None, hi: int | None = None) -> bool:
+    """An int (not a bool) within ``lo``..``hi``."""
+    return type(v) is int and (lo is None or v >= lo) and (hi is None or v <= hi)
+
+
+def plain_keys(d: Any, allowed) -> bool:
+    """A dict whose keys are all among ``allowed``."""
+    return type(d) is dict and all(type(k) is str and k in allowed for k in d)
 
 
 def _loc(loc) -> str:

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections import deque
 from functools import cached_property
-from typing import Iterable
-
-import numpy as np
+from typing import TYPE_CHECKING, Iterable
 
 from ..errors import ShapeError
-from .lattice import Cell, Lattice, as_cell_array, get_lattice
+from .lattice import Cell, Lattice, as_cell_array, get_lattice, plain_cells
+
+if TYPE_CHECKING:
+    import numpy as np
 
 KINDS = ("fixed", "one-sided", "free")
 
@@ -26,13 +27,20 @@ class Polyform:
 
     def __init__(self, cells: Iterable[Cell] | np.ndarray, lattice: str | Lattice = "triangle"):
         lat = get_lattice(lattice)
-        arr = as_cell_array(cells)
+        if isinstance(cells, (list, tuple)) or not hasattr(cells, "__array__"):
+            if not isinstance(cells, (list, tuple)):
+                cells = list(cells)
+            arr = plain_cells(cells)  # plain int pairs: checked here, without numpy
+        else:
+            arr = None
+        if arr is None:
+            arr = as_cell_array(cells).tolist()
         if len(arr) == 0:
             raise ShapeError("empty shape: a polyform needs at least one cell")
         tup = tuple(sorted({(int(x), int(y)) for x, y in arr}, key=lambda c: (c[1], c[0])))
         if len(tup) != len(arr):
             seen: set[Cell] = set()
-            for x, y in arr.tolist():
+            for x, y in arr:
                 if (x, y) in seen:
                     raise ShapeError(f"duplicate cell ({x}, {y})")
                 seen.add((x, y))
@@ -43,8 +51,12 @@ class Polyform:
     @classmethod
     def _trusted(cls, arr: np.ndarray, lattice: Lattice) -> "Polyform":
         """Build from an already-sorted, duplicate-free array (internal fast path)."""
+        return cls._of_tuple(tuple((int(x), int(y)) for x, y in arr), lattice)
+
+    @classmethod
+    def _of_tuple(cls, tup: tuple[Cell, ...], lattice: Lattice) -> "Polyform":
+        """Build from an already-sorted, duplicate-free tuple of int pairs (internal fast path)."""
         p = object.__new__(cls)
-        tup = tuple((int(x), int(y)) for x, y in arr)
         object.__setattr__(p, "cells", tup)
         object.__setattr__(p, "lattice", lattice)
         object.__setattr__(p, "_hash", hash((lattice.name, tup)))
@@ -104,21 +116,23 @@ class Polyform:
 
     @cached_property
     def array(self) -> np.ndarray:
+        import numpy as np
+
         return np.array(self.cells, dtype=np.int64).reshape(-1, 2)
 
     def translate(self, dx: int, dy: int) -> "Polyform":
         if not self.lattice.is_translation(dx, dy):
             raise ShapeError(f"({dx}, {dy}) is not a translation of the {self.lattice.name} lattice")
-        return Polyform._trusted(self.array + np.array([dx, dy]), self.lattice)
+        dx, dy = int(dx), int(dy)  # a shift keeps the (y, x) order
+        return Polyform._of_tuple(tuple((x + dx, y + dy) for x, y in self.cells), self.lattice)
 
     def normalized(self) -> "Polyform":
         """Translation normal form (the fixed-equivalence representative)."""
-        return Polyform._trusted(self.lattice.normalize(self.array), self.lattice)
+        return Polyform._of_tuple(self.lattice.normalize_cells(self.cells), self.lattice)
 
     def transformed(self, k: int) -> "Polyform":
         """Symmetry ``k`` of the lattice applied, then normalised."""
-        t = self.lattice.transform(self.array, k)
-        return Polyform._trusted(self.lattice.normalize(t), self.lattice)
+        return Polyform._of_tuple(self.lattice.image_cells(self.cells, k), self.lattice)
 
     def images(self, kind: str = "free") -> list["Polyform"]:
         """The normalised images under the symmetries of ``kind``, one per symmetry index."""
@@ -133,8 +147,15 @@ class Polyform:
 
     # --- canonical forms ----------------------------------------------------------------
     def canonical(self, kind: str = "free") -> "Polyform":
-        """The representative of this shape's class: the least normalised image."""
-        return min(self.images(kind), key=lambda p: p.cells)
+        """The representative of this shape's class: the least normalised image (kept: shapes are
+        immutable, and decks and tables ask for the same one many times)."""
+        memo = self.__dict__.get("_canonical")
+        if memo is None:
+            memo = self.__dict__["_canonical"] = {}
+        c = memo.get(kind)
+        if c is None:
+            c = memo[kind] = min(self.images(kind), key=lambda p: p.cells)
+        return c
 
     def key(self, kind: str = "free") -> tuple[Cell, ...]:
         """Hashable canonical key: equal keys <=> equivalent shapes under ``kind``."""

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+import sys
 from itertools import chain
-from typing import Hashable, Iterable, Iterator, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Hashable, Iterable, Iterator, Sequence
 
 from ..errors import SolverError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 BACKENDS = ("auto", "dlx", "cpsat", "reference")
 QUERIES = ("first", "all", "count", "optimise")
@@ -48,46 +50,26 @@ class ExactCover:
             raise SolverError("item counts must be non-negative")
         self.n_primary = int(n_primary)
         self.n_secondary = int(n_secondary)
-        n_items = self.n_items
-        # the options once as tuples (the Python API) and once in CSR arrays (the kernels)
+        # the options once as tuples (the Python API) and once in CSR arrays (the kernels);
+        # small problems in a process without numpy are checked in plain Python and get their
+        # arrays when a kernel asks (``csr``), so a small count need not load numpy at all
         opts = [tuple(map(int, opt)) for opt in options]
-        lens = np.fromiter(map(len, opts), dtype=np.int64, count=len(opts))
-        ptr = np.zeros(len(opts) + 1, dtype=np.int64)
-        np.cumsum(lens, out=ptr[1:])
-        flat = np.fromiter(chain.from_iterable(opts), dtype=np.int64, count=int(ptr[-1]))
-        if len(flat) and (flat.min() < 0 or flat.max() >= n_items):
-            bad = int(np.nonzero((flat < 0) | (flat >= n_items))[0][0])
-            o = int(np.searchsorted(ptr, bad, side="right")) - 1
-            raise SolverError(f"option {o} names item {int(flat[bad])}, outside 0..{n_items - 1}")
-        if len(flat):
-            # an item twice in one option: equal neighbours after sorting within options
-            owner = np.repeat(np.arange(len(opts), dtype=np.int64), lens)
-            key = np.sort(owner * (n_items + 1) + flat)
-            dup = np.nonzero(key[1:] == key[:-1])[0]
-            if len(dup):
-                raise SolverError(f"option {int(key[dup[0]] // (n_items + 1))} lists an item twice")
-        self.options = opts
-        self._ptr, self._items = ptr, flat
-        if colours is None:
-            self.colours = [(0,) * len(t) for t in opts]
-            self._cols = np.zeros(len(flat), dtype=np.int64)
-        else:
+        if colours is not None:
             if len(colours) != len(opts):
                 raise SolverError("colours must give one list per option")
             cols = [tuple(map(int, c)) for c in colours]
             for o, (t, c) in enumerate(zip(opts, cols)):
                 if len(c) != len(t):
                     raise SolverError(f"option {o}: one colour per item expected")
-            cflat = np.fromiter(chain.from_iterable(cols), dtype=np.int64, count=len(flat))
-            bad_c = np.nonzero((cflat < 0) | ((cflat > 0) & (flat < self.n_primary)))[0]
-            if len(bad_c):
-                o = int(np.searchsorted(ptr, bad_c[0], side="right")) - 1
-                if cflat[bad_c[0]] < 0:
-                    raise SolverError(f"option {o}: colours are integers >= 0")
-                raise SolverError(f"option {o}: primary item {int(flat[bad_c[0]])} cannot have a colour")
-            self.colours = cols
-            self._cols = cflat
-        self._coloured = bool(len(self._cols) and self._cols.max() > 0)
+        else:
+            cols = None
+        self.options = opts
+        self._csr: tuple | None = None
+        if "numpy" in sys.modules or sum(map(len, opts)) > 20_000:
+            self._check_numpy(opts, cols)
+        else:
+            self._check_plain(opts, cols)
+        self.colours = cols if cols is not None else [(0,) * len(t) for t in opts]
         # optional search order of the items for the first-cell kernel, and the cell graph
         # (n_cells, ptr, idx) of items 0 .. n_cells - 1 for region pruning (set by tilings)
         self.item_order: list[int] | None = None
@@ -105,6 +87,60 @@ class ExactCover:
             raise SolverError("weights must give one number per option")
         self.weights = None if weights is None else [float(w) for w in weights]
         self.item_names = list(item_names) if item_names is not None else None
+
+    def _check_plain(self, opts, cols) -> None:
+        n_items = self.n_items
+        for o, t in enumerate(opts):
+            if len(set(t)) != len(t):
+                for i in t:
+                    if not 0 <= i < n_items:
+                        raise SolverError(f"option {o} names item {i}, outside 0..{n_items - 1}")
+                raise SolverError(f"option {o} lists an item twice")
+            for i in t:
+                if not 0 <= i < n_items:
+                    raise SolverError(f"option {o} names item {i}, outside 0..{n_items - 1}")
+        coloured = False
+        for o, (t, c) in enumerate(zip(opts, cols or ())):
+            for i, v in zip(t, c):
+                if v < 0:
+                    raise SolverError(f"option {o}: colours are integers >= 0")
+                if v:
+                    if i < self.n_primary:
+                        raise SolverError(f"option {o}: primary item {i} cannot have a colour")
+                    coloured = True
+        self._coloured = coloured
+
+    def _check_numpy(self, opts, cols) -> None:
+        import numpy as np
+
+        n_items = self.n_items
+        lens = np.fromiter(map(len, opts), dtype=np.int64, count=len(opts))
+        ptr = np.zeros(len(opts) + 1, dtype=np.int64)
+        np.cumsum(lens, out=ptr[1:])
+        flat = np.fromiter(chain.from_iterable(opts), dtype=np.int64, count=int(ptr[-1]))
+        if len(flat) and (flat.min() < 0 or flat.max() >= n_items):
+            bad = int(np.nonzero((flat < 0) | (flat >= n_items))[0][0])
+            o = int(np.searchsorted(ptr, bad, side="right")) - 1
+            raise SolverError(f"option {o} names item {int(flat[bad])}, outside 0..{n_items - 1}")
+        if len(flat):
+            # an item twice in one option: equal neighbours after sorting within options
+            owner = np.repeat(np.arange(len(opts), dtype=np.int64), lens)
+            key = np.sort(owner * (n_items + 1) + flat)
+            dup = np.nonzero(key[1:] == key[:-1])[0]
+            if len(dup):
+                raise SolverError(f"option {int(key[dup[0]] // (n_items + 1))} lists an item twice")
+        if cols is None:
+            cflat = np.zeros(len(flat), dtype=np.int64)
+        else:
+            cflat = np.fromiter(chain.from_iterable(cols), dtype=np.int64, count=len(flat))
+            bad_c = np.nonzero((cflat < 0) | ((cflat > 0) & (flat < self.n_primary)))[0]
+            if len(bad_c):
+                o = int(np.searchsorted(ptr, bad_c[0], side="right")) - 1
+                if cflat[bad_c[0]] < 0:
+                    raise SolverError(f"option {o}: colours are integers >= 0")
+                raise SolverError(f"option {o}: primary item {int(flat[bad_c[0]])} cannot have a colour")
+        self._csr = (ptr, flat, cflat)
+        self._coloured = bool(len(cflat) and cflat.max() > 0)
 
     @property
     def n_items(self) -> int:
@@ -200,8 +236,17 @@ class ExactCover:
         return float(sum(sum(1 for i in self.options[o] if i < self.n_primary) for o in solution))
 
     def csr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Options as (ptr, items, colours) arrays (shared: do not modify them)."""
-        return self._ptr, self._items, self._cols
+        """Options as (ptr, items, colours) arrays, made once (shared: do not modify them)."""
+        if self._csr is None:
+            import numpy as np
+
+            ptr = np.zeros(self.n_options + 1, dtype=np.int64)
+            np.cumsum([len(t) for t in self.options], out=ptr[1:])
+            n = int(ptr[-1])
+            items = np.fromiter(chain.from_iterable(self.options), dtype=np.int64, count=n)
+            cols = np.fromiter(chain.from_iterable(self.colours), dtype=np.int64, count=n)
+            self._csr = (ptr, items, cols)
+        return self._csr
 
 
 @dataclass
@@ -238,6 +283,8 @@ def reduce_multiplicities(problem: ExactCover, fast: bool = True) -> Reduced:
     covers boundary items z[j, t] for t <= p and z[j-1, t] for t >= p, so consecutive slots
     need increasing options; slots past ``lo`` may be taken by a filler that blocks the rest.
     """
+    import numpy as np
+
     n_p = problem.n_primary
     plain = _reduce_plain(problem) if fast else None
     if plain is not None:
@@ -372,6 +419,8 @@ def reduce_multiplicities(problem: ExactCover, fast: bool = True) -> Reduced:
 def _reduce_plain(problem: ExactCover) -> Reduced | None:
     """The common case at array speed: no bounds other than 1..1 and a primary item in every
     option, so the reduction is the identity (same items, options and colours). None otherwise."""
+    import numpy as np
+
     n_p = problem.n_primary
     if any(b != (1, 1) for b in problem.bounds.values()):
         return None
@@ -485,6 +534,15 @@ def count_solutions(
     (``solver.parallel``; the same count as one process).
     """
     backend = pick_backend(backend, "count")
+    if backend == "dlx" and kernel == "auto":
+        from ..engines import plain_budget, plain_first
+        from .xc_small import PLAIN_NODES, count_small, plain_ok
+
+        # a small count in plain Python (no numba, no numpy), the kernel past a node budget
+        if plain_first() and plain_ok(problem, limit):
+            out = count_small(problem, plain_budget(PLAIN_NODES), time_limit)
+            if out is not None:
+                return out
     if backend == "dlx":
         from .dlx import dlx_count, make_matrix
 

@@ -13,8 +13,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-import numpy as np
-
 from ..errors import ShapeError, SolverError
 from ..shapes.catalogue import (  # noqa: F401  (re-exported: the catalogue's old home)
     PIECE_SETS,
@@ -239,8 +237,8 @@ class TilingProblem:
         self.option_index: list[int] = []  # placement number within the piece
         for k in self.active:
             pl = self.placements[k]
-            for i, row in enumerate(pl.cells.tolist()):
-                opts.append(tuple(row) + ((self.n_cells + k,) if n_piece_items else ()))
+            for i, row in enumerate(pl.rows):
+                opts.append(row + ((self.n_cells + k,) if n_piece_items else ()))
                 self.option_piece.append(k)
                 self.option_index.append(i)
         if each == "exactly":
@@ -271,29 +269,29 @@ class TilingProblem:
         return TilingSolution(self.region, out)
 
     # --- symmetry ---
-    def group(self) -> list[np.ndarray]:
+    def group(self) -> list[tuple[int, ...]]:
         """Cell permutations of the region symmetries that map every piece's placements onto
         themselves (all region symmetries when mirrors are allowed). Identity first."""
         if self._group is not None:
             return self._group
         reg = self.region
         lat = reg.lattice
-        base = reg.normalized()
-        d0 = np.array(lat.translation_to_origin(reg.array))
+        base = reg.normalized().cells
+        x0, y0 = lat.origin_shift(reg.cells)
         index = {c: i for i, c in enumerate(reg.cells)}
         perms = []
         for k in range(lat.n_symmetries):
-            t = lat.transform(reg.array, k)
-            if Polyform._trusted(lat.normalize(t), lat) != base:
+            t = lat.transform_cells(reg.cells, k)
+            if lat.normalize_cells(t) != base:
                 continue
-            shift = np.array(lat.translation_to_origin(t)) - d0
-            img = t + shift
-            perm = np.array([index[(int(x), int(y))] for x, y in img], dtype=np.int64)
+            sx, sy = lat.origin_shift(t)
+            sx, sy = sx - x0, sy - y0
+            perm = tuple(index[(x + sx, y + sy)] for x, y in t)
             ok = True
             for pk in self.active:
-                rows = self.placements[pk].cells
-                have = {tuple(r) for r in rows.tolist()}
-                mapped = {tuple(sorted(r)) for r in perm[rows].tolist()}
+                rows = self.placements[pk].rows
+                have = set(rows)
+                mapped = {tuple(sorted(perm[i] for i in r)) for r in rows}
                 if mapped != have:
                     ok = False
                     break
@@ -307,10 +305,10 @@ class TilingProblem:
         parts = []
         for o in options:
             k = self.option_piece[o]
-            parts.append((k, self.placements[k].cells[self.option_index[o]]))
+            parts.append((k, self.placements[k].rows[self.option_index[o]]))
         best = None
         for perm in self.group():
-            key = tuple(sorted((k, tuple(sorted(perm[c].tolist()))) for k, c in parts))
+            key = tuple(sorted((k, tuple(sorted(perm[i] for i in c))) for k, c in parts))
             if best is None or key < best:
                 best = key
         return best
@@ -325,9 +323,8 @@ class TilingProblem:
         best = None
         start = 0
         for k in self.active:
-            rows = self.placements[k].cells
-            n = len(rows)
-            keys = [tuple(r) for r in rows.tolist()]
+            keys = self.placements[k].rows
+            n = len(keys)
             pos = {key: i for i, key in enumerate(keys)}
             free = True
             reps = []
@@ -337,7 +334,7 @@ class TilingProblem:
                     continue
                 orbit = {i}
                 for perm in grp[1:]:
-                    j = pos[tuple(sorted(perm[list(key)].tolist()))]
+                    j = pos[tuple(sorted(perm[c] for c in key))]
                     if j == i:
                         free = False
                         break

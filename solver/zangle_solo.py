@@ -21,8 +21,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-import numpy as np
-
 from ..errors import FormatError, RuleError, SolverError
 
 # The solo deal, its file format and its descriptive ID live in the games layer; the seed form
@@ -30,6 +28,7 @@ from ..errors import FormatError, RuleError, SolverError
 from ..games.zangle.solo_deal import SOLO_FORMAT, SoloDeal, parse_solo_deal  # noqa: E402,F401 (re-exported)
 
 ID_PREFIX = "zangle:solo"
+PLAIN_STATES = 1_000  # states a single solve searches in plain Python (about 85 ms of CPU) before the kernel takes over
 
 
 def is_solo_id(text: str) -> bool:
@@ -90,6 +89,8 @@ class _Packed:
     kinds, piles."""
 
     def __init__(self, deal: SoloDeal):
+        import numpy as np
+
         from ..kernelargs import kernel_bundle
         from . import _zangle_solo_kernel as K
         from ..games.zangle.moves import card_sids
@@ -133,14 +134,22 @@ def solve_deal(deal: SoloDeal, *, max_states: int = 2_000_000, time_limit: float
     actions, checked by replaying them), states searched. ``count=True`` also counts distinct
     winning lines up to ``line_cap`` and runs ``playouts`` random playouts (default 1000).
     ``stats``, if given, receives the kernel's counters (memo entries, move-cache hits/misses)."""
+    t0 = time.perf_counter()
+    max_memo = 1 << max(12, min(22, int(max_states * 2).bit_length()))  # <= 4M entries, 128 MB
+    deadline = (time.perf_counter() + time_limit) if time_limit else 0.0
+    if not count and stats is None:  # stats are the kernel's counters
+        from ..engines import plain_budget, plain_first
+
+        if plain_first():
+            res = _solve_plain(deal, max_states, max_memo, deadline, plain_budget(PLAIN_STATES))
+            if res is not None:
+                res.seconds = time.perf_counter() - t0
+                return res
     from ..kernelargs import kernel_bundle
     from . import _zangle_solo_kernel as K
 
-    t0 = time.perf_counter()
     pk = _Packed(deal)
-    max_memo = 1 << max(12, min(22, int(max_states * 2).bit_length()))  # <= 4M entries, 128 MB
     depth = pk.nd * (len(deal.piles) + 3) + 8
-    deadline = (time.perf_counter() + time_limit) if time_limit else 0.0
     search = kernel_bundle(K.SoloSearch, shapes={"line_k": depth + 1, "line_v": depth + 1, "stats": K.N_STATS},
                            count_mode=1 if count else 0, cap=max(1, line_cap) if count else 1,
                            max_nodes=max_states, max_memo=max_memo, deadline=deadline)
@@ -211,6 +220,8 @@ class SoloBatch:
 
         if not self.rows:
             return []
+        import numpy as np
+
         deck = self.deck
         table = deck_table(deck)
         if len(table.shapes) > 63:
@@ -304,6 +315,27 @@ def solve_many(deals: Sequence[SoloDeal], *, max_states: int = 2_000_000) -> lis
     return out
 
 
+def _solve_plain(deal: SoloDeal, max_states: int, max_memo: int, deadline: float,
+                 budget: int | None) -> SoloResult | None:
+    """``solve_deal`` without ``count`` by the same search in plain Python
+    (``zangle_solo_plain``); None when it needs more than ``budget`` states."""
+    from .zangle_solo_plain import PlainDeal, _Budget, solve_plain
+
+    dl = PlainDeal(deal)
+    try:
+        v, line, states, reason, _memo = solve_plain(dl, max_states, max_memo, deadline, budget)
+    except _Budget:
+        return None
+    res = SoloResult(None, [], states, 0.0, _REASONS[reason])
+    if v >= 0:
+        res.solvable = v > 0
+    elif line:
+        res.solvable = True  # a winning line was found before the limit
+    if line:
+        res.line = _to_actions(dl, [k for k, _ in line], [val for _, val in line])
+    return res
+
+
 def playout_wins(deal: SoloDeal, n: int = 1000, seed: int = 0) -> int:
     """Wins out of ``n`` random playouts (uniform among the distinct moves of each position)."""
     from . import _zangle_solo_kernel as K
@@ -320,7 +352,9 @@ def _to_actions(pk: _Packed, kinds, vals) -> list:
 
     g = pk.deal.game()
     out = []
-    for k, v in zip(kinds.tolist(), vals.tolist()):
+    kinds = kinds.tolist() if hasattr(kinds, "tolist") else kinds
+    vals = vals.tolist() if hasattr(vals, "tolist") else vals
+    for k, v in zip(kinds, vals):
         if k == 0:
             used = {pk.ids[i] for i in range(len(pk.ids)) if (v >> i) & 1}
             a = _zangle_action(g, used)

@@ -76,6 +76,38 @@ def test_single_tanglung_solve_does_not_load_numba():
     assert json.loads(out)["nodes"] == 31379 and loaded == "[]"
 
 
+SOLO_DEAL = "zangle:solo,piles=5:1l2v2r.03331n210m0u0p.1b.1x0n.1v230g.2d0t0224.082z172c2q"
+
+
+def test_single_small_solves_do_not_load_numba_or_numpy():
+    """The small instances of ``bench startup`` run in plain Python (solver/xc_small.py, the Zangle
+    finder and solo search in Python, solver/qango_small.py): no numba, numpy, pydantic (the
+    deal and board files pass the plain checks), rich or OR-Tools. The answers are the kernels'
+    (tests/test_xc_small.py, test_zangle_plain.py and test_qango_small.py compare the engines)."""
+    from pathlib import Path
+
+    deal = str(Path(__file__).resolve().parents[1] / "examples" / "deal.json")
+    out, loaded = _loaded_after(["zangle", "find", deal, "--json"])
+    assert json.loads(out)["count"] == 7 and loaded == "[]"
+    out, loaded = _loaded_after(["zangle", "solo", "solve", SOLO_DEAL, "--json"])
+    d = json.loads(out)
+    assert (d["solvable"], d["states"], len(d["line"])) == (True, 48, 16) and loaded == "[]"
+    out, loaded = _loaded_after(["qango", "solve", "OXO.XO/OX.XOX/O.XOX./XOX.O./.XOX../X.O.OX", "--json"])
+    d = json.loads(out)
+    assert (d["value"], d["best_move"], d["plies"], d["nodes"]) == ("draw", [0, 3], 11, 187) and loaded == "[]"
+    out, loaded = _loaded_after(["tile", "--region", "rect:5x4", "--pieces", "pentominoes", "--each", "at-most",
+                                 "--count", "--json"])
+    d = json.loads(out)
+    assert (d["count"], d["backend"], d["complete"]) == (200, "dlx", True) and loaded == "[]"
+
+
+def test_large_instances_still_go_to_the_kernels():
+    """Past the plain searches' budgets the kernels answer (the 6x10 pentomino count)."""
+    out, loaded = _loaded_after(["tile", "--region", "rect:10x6", "--pieces", "pentominoes", "--count", "--json",
+                                 "--workers", "1"])
+    assert json.loads(out)["count"] == 9356 and "numba" in loaded
+
+
 def test_help_loads_no_solver_library():
     out, loaded = _loaded_after(["--help"])
     assert "tanglung" in out and "zangle" in out

@@ -14,7 +14,8 @@ from importlib import resources
 from pathlib import Path
 
 from ...errors import FormatError
-from ...jsonio import check_text_arg, expect_format, read_json_file, register_format, short, validate
+from ...jsonio import (check_text_arg, expect_format, plain_int, plain_keys, plain_text, read_json_file,
+                       register_format, short, validate)
 
 #: Built-in board names and the aliases the CLI accepts for them.
 BOARD_ALIASES = {
@@ -268,6 +269,46 @@ _BOARD_KEYS = {"name", "title", "width", "height", "off_board", "triples", "max_
                "source", "id", "seed_id", "kind"}
 
 
+def _quick_board(d) -> bool:
+    """True only for board bodies the schema accepts as they are and whose ``model_dump`` holds
+    the same values (no explicit nulls inside openings); ``jsonio.validate``'s quick check."""
+    if not plain_keys(d, _BOARD_KEYS) or not (plain_int(d.get("width"), 2, 9) and plain_int(d.get("height"), 2, 9)):
+        return False
+    g = d.get
+
+    def cells(v) -> bool:
+        return type(v) is list and len(v) <= 64 and all(plain_int(c, 0, 10_000) for c in v)
+
+    def text(k, most) -> bool:
+        return g(k) is None or plain_text(g(k), most)
+
+    if not (("name" not in d or plain_text(d["name"], 200)) and text("title", 200) and text("source", 500)
+            and text("id", 400) and text("seed_id", 400) and g("kind") in (None, "qango-board")
+            and ("off_board" not in d or cells(d["off_board"]))
+            and (g("max_counters") is None or plain_int(g("max_counters"), 1, 63))):
+        return False
+    triples = d.get("triples", [])
+    if type(triples) is not list or len(triples) > 64:
+        return False
+    for t in triples:
+        if type(t) is dict:
+            if not (plain_keys(t, ("cells", "colour")) and "cells" in t and cells(t["cells"])
+                    and ("colour" not in t or plain_text(t["colour"], 200))):
+                return False
+        elif not cells(t):
+            return False
+    colours = g("colours")
+    if colours is not None and not (type(colours) is list and len(colours) <= 9
+                                    and all(plain_text(r, 9) for r in colours)):
+        return False
+    openings = g("openings")
+    if openings is None:
+        return True
+    return type(openings) is dict and len(openings) <= 32 and all(
+        plain_text(k, 60) and plain_keys(v, ("allowed", "forbidden")) and all(cells(x) for x in v.values())
+        for k, v in openings.items())
+
+
 def _sniff_board(d) -> bool:
     return isinstance(d, dict) and {"triples", "width", "height"} <= set(d) <= _BOARD_KEYS
 
@@ -280,12 +321,16 @@ def board_from_json(data: dict, where: str = "board") -> Board:
     if isinstance(data, dict) and isinstance(data.get("board"), dict) and "triples" not in data:
         data = data["board"]  # the JSON of `qango board generate --json` holds the board under "board"
     expect_format(data, BOARD_FORMAT, where)
-    m = validate(data, BOARD_FORMAT.schema(), where, "board")
-    data = m.model_dump(exclude_none=True)
+    m = validate(data, _board_model, where, "board", quick=_quick_board)
+    if m is None:  # accepted as it is: the values model_dump(exclude_none=True) would give
+        data = {k: v for k, v in data.items() if v is not None and k not in ("format", "version")}
+        data.setdefault("name", "custom")
+    else:
+        data = m.model_dump(exclude_none=True)
     data["triples"] = [t for t in data.get("triples", [])]
-    if m.max_counters is None:
+    if data.get("max_counters") is None:
         data["max_counters"] = None
-    w, h = m.width, m.height
+    w, h = data["width"], data["height"]
     if not (2 <= w <= 9 and 2 <= h <= 9) or w * h > 63:
         raise FormatError(f"{where}: size {w}x{h} out of range (2..9 per side, at most 63 cells)")
     n = w * h

@@ -13,16 +13,12 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Iterable, Sequence
-
-from typing import Annotated, Any, Optional
-
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from typing import Any, Iterable, Sequence
 
 from ...errors import FormatError, ShapeError
 from ...shapes.catalogue import free_polyforms
-from ...jsonio import (MAX_BYTES, _name, decode_text, expect_format, parse_json_text, read_bytes,
-                       register_format, short, tagged, validate)
+from ...jsonio import (MAX_BYTES, _name, decode_text, expect_format, parse_json_text, plain_int, plain_keys,
+                       plain_text, read_bytes, register_format, short, tagged, validate)
 from ...shapes.lattice import TRIANGLE
 from ...shapes.polyform import Polyform
 
@@ -46,29 +42,83 @@ MAX_CARD_CELLS = 20  # larger cards make the tiling table (every piece set of th
 MAX_KINDS = 1000
 MAX_DECK = 10_000  # cards in a deck
 
-Coord = Annotated[StrictInt, Field(ge=-MAX_COORD, le=MAX_COORD)]
-CellModel = Annotated[list[Coord], Field(min_length=2, max_length=2)]
-CellsModel = Annotated[list[CellModel], Field(max_length=MAX_CARD_CELLS)]
+
+@lru_cache(maxsize=1)
+def _deck_model():
+    """The pydantic schema of a deck file (built on first use: pydantic loads only then)."""
+    from typing import Annotated, Optional
+
+    from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+    Coord = Annotated[StrictInt, Field(ge=-MAX_COORD, le=MAX_COORD)]
+    CellModel = Annotated[list[Coord], Field(min_length=2, max_length=2)]
+    CellsModel = Annotated[list[CellModel], Field(max_length=MAX_CARD_CELLS)]
+
+    class _CardKind(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+        id: StrictStr = Field(min_length=1, max_length=64)
+        colour: Optional[StrictStr] = Field(None, max_length=40)
+        count: StrictInt = Field(1, ge=1, le=MAX_DECK)
+        cells: CellsModel
+
+    class _DeckFile(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+        name: Optional[StrictStr] = Field(None, max_length=200)
+        assumed: StrictBool = False
+        note: StrictStr = Field("", max_length=5000)
+        total: Optional[StrictInt] = Field(None, ge=0, le=MAX_DECK)
+        by_triangles: Optional[dict[StrictStr, Annotated[StrictInt, Field(ge=0, le=MAX_DECK)]]] = None
+        colours: Optional[dict[StrictStr, Annotated[StrictStr, Field(max_length=40)]]] = None
+        allow_disconnected: StrictBool = False
+        cards: list[_CardKind] = Field(min_length=1, max_length=MAX_KINDS)
+
+    return _DeckFile
 
 
-class _CardKind(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    id: StrictStr = Field(min_length=1, max_length=64)
-    colour: Optional[StrictStr] = Field(None, max_length=40)
-    count: StrictInt = Field(1, ge=1, le=MAX_DECK)
-    cells: CellsModel
+_DECK_KEYS = frozenset(("name", "assumed", "note", "total", "by_triangles", "colours", "allow_disconnected",
+                        "cards"))
+_KIND_KEYS = frozenset(("id", "colour", "count", "cells"))
 
 
-class _DeckFile(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    name: Optional[StrictStr] = Field(None, max_length=200)
-    assumed: StrictBool = False
-    note: StrictStr = Field("", max_length=5000)
-    total: Optional[StrictInt] = Field(None, ge=0, le=MAX_DECK)
-    by_triangles: Optional[dict[StrictStr, Annotated[StrictInt, Field(ge=0, le=MAX_DECK)]]] = None
-    colours: Optional[dict[StrictStr, Annotated[StrictStr, Field(max_length=40)]]] = None
-    allow_disconnected: StrictBool = False
-    cards: list[_CardKind] = Field(min_length=1, max_length=MAX_KINDS)
+def plain_cells_ok(cells: Any, max_cells: int = MAX_CARD_CELLS) -> bool:
+    """A JSON list of at most ``max_cells`` [x, y] int pairs within MAX_COORD (the schema's cells)."""
+    if type(cells) is not list or len(cells) > max_cells:
+        return False
+    for c in cells:
+        if type(c) is not list or len(c) != 2:
+            return False
+        x, y = c
+        if not (plain_int(x, -MAX_COORD, MAX_COORD) and plain_int(y, -MAX_COORD, MAX_COORD)):
+            return False
+    return True
+
+
+def _quick_deck(d: Any) -> bool:
+    """True only for deck bodies the schema accepts as they are (``jsonio.validate``'s quick check)."""
+    if not plain_keys(d, _DECK_KEYS) or "cards" not in d:
+        return False
+    g = d.get
+    if not ((g("name") is None or plain_text(g("name"), 200)) and type(g("assumed", False)) is bool
+            and plain_text(g("note", ""), 5000) and (g("total") is None or plain_int(g("total"), 0, MAX_DECK))
+            and type(g("allow_disconnected", False)) is bool):
+        return False
+    bt = g("by_triangles")
+    if bt is not None and not (type(bt) is dict and all(plain_text(k) and plain_int(v, 0, MAX_DECK)
+                                                        for k, v in bt.items())):
+        return False
+    co = g("colours")
+    if co is not None and not (type(co) is dict and all(plain_text(k) and plain_text(v, 40) for k, v in co.items())):
+        return False
+    cards = d["cards"]
+    if type(cards) is not list or not 1 <= len(cards) <= MAX_KINDS:
+        return False
+    for e in cards:
+        if not plain_keys(e, _KIND_KEYS) or "id" not in e or "cells" not in e:
+            return False
+        if not (plain_text(e["id"], 64, 1) and (e.get("colour") is None or plain_text(e["colour"], 40))
+                and plain_int(e.get("count", 1), 1, MAX_DECK) and plain_cells_ok(e["cells"])):
+            return False
+    return True
 
 
 def _sniff_deck(d) -> bool:
@@ -77,7 +127,7 @@ def _sniff_deck(d) -> bool:
         isinstance(e, dict) and "cells" in e and "id" in e for e in cards)
 
 
-DECK_FORMAT = register_format("tanglekit/zangle-deck", 1, "Zangle deck", _DeckFile, _sniff_deck)
+DECK_FORMAT = register_format("tanglekit/zangle-deck", 1, "Zangle deck", _deck_model, _sniff_deck)
 
 
 @dataclass(frozen=True, eq=False)
@@ -244,7 +294,7 @@ def deck_from_json(data: dict, source: str = "deck") -> Deck:
     """Build and validate a deck from its parsed JSON/TOML form: format tag, schema (field types
     and ranges), then content (connected cards, colours, counts); errors name the card and problem."""
     expect_format(data, DECK_FORMAT, source)
-    validate(data, _DeckFile, source, "deck")
+    validate(data, _deck_model, source, "deck", quick=_quick_deck)
     if sum(e["count"] for e in data["cards"] if isinstance(e, dict) and "count" in e) > MAX_DECK:
         raise FormatError(f"{source}: more than {MAX_DECK} cards in a deck")
     allow = bool(data.get("allow_disconnected", False))

@@ -10,13 +10,12 @@ polyiamond as a list of ``[x, y]`` cells (``[]`` is a Z card) or an object ``{"i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any, Optional
-
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr
+from typing import Any
 
 from ...errors import FormatError
-from ...jsonio import expect_format, register_format, short, tagged, validate
+from ...jsonio import expect_format, plain_int, plain_keys, plain_text, register_format, short, tagged, validate
 from .cards import MAX_DECK, Card, Deck, colour_for, default_deck, load_document, shape_from_cells
 
 PLACES = ("middle", "own")
@@ -50,50 +49,125 @@ def _card_ref(v):
     raise ValueError("a card is a deck card id or a list of [x, y] cells")
 
 
-CardModel = Annotated[Any, BeforeValidator(_card_ref)]
+@lru_cache(maxsize=1)
+def _deal_model():
+    """The pydantic schema of a deal file (built on first use: pydantic loads only then)."""
+    from typing import Annotated, Optional
+
+    from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr
+
+    CardModel = Annotated[Any, BeforeValidator(_card_ref)]
+
+    class _Other(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+        own: list[CardModel] = Field(default_factory=list, max_length=MAX_TABLE)
+        own_pile: list[CardModel] = Field(default_factory=list, max_length=MAX_DECK)
+
+    class _DealBody(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+        format: Optional[StrictStr] = None
+        version: Optional[StrictInt] = Field(None, ge=1)
+        middle: list[CardModel] = Field(max_length=MAX_TABLE)
+        own: list[CardModel] = Field(max_length=MAX_TABLE)
+        middle_pile: Optional[list[CardModel]] = Field(None, max_length=MAX_DECK)
+        own_pile: Optional[list[CardModel]] = Field(None, max_length=MAX_DECK)
+        discard: Optional[list[CardModel]] = Field(None, max_length=MAX_DECK)
+        others: Optional[list[_Other]] = Field(None, max_length=MAX_OTHERS)
+        deck: Optional[StrictStr] = Field(None, max_length=200)
+        note: Optional[StrictStr] = Field(None, max_length=5000)
+        id: Optional[StrictStr] = Field(None, max_length=10_000)
+        seed_id: Optional[StrictStr] = Field(None, max_length=1000)
+
+    class _DealFile(BaseModel):
+        """A deal file, or ``zangle turn generate --json`` output holding one under ``deal``."""
+
+        model_config = ConfigDict(extra="forbid", strict=True)
+        middle: Optional[list[CardModel]] = Field(None, max_length=MAX_TABLE)
+        own: Optional[list[CardModel]] = Field(None, max_length=MAX_TABLE)
+        middle_pile: Optional[list[CardModel]] = Field(None, max_length=MAX_DECK)
+        own_pile: Optional[list[CardModel]] = Field(None, max_length=MAX_DECK)
+        discard: Optional[list[CardModel]] = Field(None, max_length=MAX_DECK)
+        others: Optional[list[_Other]] = Field(None, max_length=MAX_OTHERS)
+        deck: Optional[StrictStr] = Field(None, max_length=200)
+        note: Optional[StrictStr] = Field(None, max_length=5000)
+        deal: Optional[_DealBody] = None
+        id: Optional[StrictStr] = None
+        seed_id: Optional[StrictStr] = None
+        seed: Optional[StrictInt] = None
+        players: Optional[StrictInt] = None
+        first_player: Optional[StrictInt] = None
+        properties: Optional[dict[StrictStr, Any]] = None
+
+    return _DealFile
 
 
-class _Other(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    own: list[CardModel] = Field(default_factory=list, max_length=MAX_TABLE)
-    own_pile: list[CardModel] = Field(default_factory=list, max_length=MAX_DECK)
+# --- the plain check of a deal file (jsonio.validate's quick check): True only for documents
+# the schema above accepts as they are; anything else goes to the schema for its error
+def _quick_ref(v) -> bool:
+    from .cards import plain_cells_ok
+
+    if type(v) is dict:
+        if len(v) != 1:
+            return False
+        k, v = next(iter(v.items()))
+        if k not in ("id", "cells"):
+            return False
+    if type(v) is str:
+        return 1 <= len(v) <= 100
+    return plain_cells_ok(v)
 
 
-class _DealBody(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    format: Optional[StrictStr] = None
-    version: Optional[StrictInt] = Field(None, ge=1)
-    middle: list[CardModel] = Field(max_length=MAX_TABLE)
-    own: list[CardModel] = Field(max_length=MAX_TABLE)
-    middle_pile: Optional[list[CardModel]] = Field(None, max_length=MAX_DECK)
-    own_pile: Optional[list[CardModel]] = Field(None, max_length=MAX_DECK)
-    discard: Optional[list[CardModel]] = Field(None, max_length=MAX_DECK)
-    others: Optional[list[_Other]] = Field(None, max_length=MAX_OTHERS)
-    deck: Optional[StrictStr] = Field(None, max_length=200)
-    note: Optional[StrictStr] = Field(None, max_length=5000)
-    id: Optional[StrictStr] = Field(None, max_length=10_000)
-    seed_id: Optional[StrictStr] = Field(None, max_length=1000)
+def _quick_refs(v, most: int, optional: bool = True) -> bool:
+    if v is None:
+        return optional
+    return type(v) is list and len(v) <= most and all(_quick_ref(x) for x in v)
 
 
-class _DealFile(BaseModel):
-    """A deal file, or ``zangle turn generate --json`` output holding one under ``deal``."""
+def _quick_lists(d) -> bool:
+    g = d.get
+    if not (_quick_refs(g("middle_pile"), MAX_DECK) and _quick_refs(g("own_pile"), MAX_DECK)
+            and _quick_refs(g("discard"), MAX_DECK) and (g("deck") is None or plain_text(g("deck"), 200))
+            and (g("note") is None or plain_text(g("note"), 5000))):
+        return False
+    others = g("others")
+    if others is None:
+        return True
+    if type(others) is not list or len(others) > MAX_OTHERS:
+        return False
+    return all(plain_keys(o, ("own", "own_pile")) and _quick_refs(o.get("own", []), MAX_TABLE, False)
+               and _quick_refs(o.get("own_pile", []), MAX_DECK, False) for o in others)
 
-    model_config = ConfigDict(extra="forbid", strict=True)
-    middle: Optional[list[CardModel]] = Field(None, max_length=MAX_TABLE)
-    own: Optional[list[CardModel]] = Field(None, max_length=MAX_TABLE)
-    middle_pile: Optional[list[CardModel]] = Field(None, max_length=MAX_DECK)
-    own_pile: Optional[list[CardModel]] = Field(None, max_length=MAX_DECK)
-    discard: Optional[list[CardModel]] = Field(None, max_length=MAX_DECK)
-    others: Optional[list[_Other]] = Field(None, max_length=MAX_OTHERS)
-    deck: Optional[StrictStr] = Field(None, max_length=200)
-    note: Optional[StrictStr] = Field(None, max_length=5000)
-    deal: Optional[_DealBody] = None
-    id: Optional[StrictStr] = None
-    seed_id: Optional[StrictStr] = None
-    seed: Optional[StrictInt] = None
-    players: Optional[StrictInt] = None
-    first_player: Optional[StrictInt] = None
-    properties: Optional[dict[StrictStr, Any]] = None
+
+_FILE_KEYS = frozenset(("middle", "own", "middle_pile", "own_pile", "discard", "others", "deck", "note", "deal",
+                        "id", "seed_id", "seed", "players", "first_player", "properties"))
+_BODY_KEYS = frozenset(("format", "version", "middle", "own", "middle_pile", "own_pile", "discard", "others",
+                        "deck", "note", "id", "seed_id"))
+
+
+def _quick_deal(d) -> bool:
+    if not plain_keys(d, _FILE_KEYS):
+        return False
+    g = d.get
+    if not (_quick_refs(g("middle"), MAX_TABLE) and _quick_refs(g("own"), MAX_TABLE) and _quick_lists(d)):
+        return False
+    for k in ("id", "seed_id"):
+        if g(k) is not None and not plain_text(g(k)):
+            return False
+    for k in ("seed", "players", "first_player"):
+        if g(k) is not None and not plain_int(g(k)):
+            return False
+    props = g("properties")
+    if props is not None and not (type(props) is dict and all(plain_text(k) for k in props)):
+        return False
+    body = g("deal")
+    if body is None:
+        return True
+    bg = body.get if type(body) is dict else None
+    return (plain_keys(body, _BODY_KEYS) and (bg("format") is None or plain_text(bg("format")))
+            and (bg("version") is None or plain_int(bg("version"), 1))
+            and _quick_refs(bg("middle"), MAX_TABLE, False) and _quick_refs(bg("own"), MAX_TABLE, False)
+            and _quick_lists(body) and (bg("id") is None or plain_text(bg("id"), 10_000))
+            and (bg("seed_id") is None or plain_text(bg("seed_id"), 1000)))
 
 
 def _sniff(d) -> bool:
@@ -101,7 +175,7 @@ def _sniff(d) -> bool:
     return "middle" in body and "own" in body and "draw" not in body
 
 
-DEAL_FORMAT = register_format("tanglekit/zangle-deal", 1, "Zangle deal", _DealFile, _sniff)
+DEAL_FORMAT = register_format("tanglekit/zangle-deal", 1, "Zangle deal", _deal_model, _sniff)
 
 
 @dataclass(frozen=True)
@@ -184,16 +258,18 @@ def parse_deal(data, deck: Deck | None = None, source: str = "deal") -> Deal:
     """Build a Deal from its parsed JSON form (see the module docstring): format tag, schema,
     then content (deck cards each dealt once, raw cards valid polyiamonds)."""
     expect_format(data, DEAL_FORMAT, source)
-    body = validate(data, _DealFile, source, "deal")
-    if body.deal is not None:
-        if body.middle is not None or body.own is not None:
+    validate(data, _deal_model, source, "deal", quick=_quick_deal)
+    # the schema accepted the document as it is (strict: no value was converted), so it is read
+    # from the data itself
+    if data.get("deal") is not None:
+        if data.get("middle") is not None or data.get("own") is not None:
             raise FormatError(f"{source}: a generated deal holds its cards under 'deal' only")
         data = data["deal"]
         if "format" in data:
             expect_format(data, DEAL_FORMAT, f"{source} at deal")
     else:
         for k in ("middle", "own"):
-            if getattr(body, k) is None:
+            if data.get(k) is None:
                 raise FormatError(f"{source} at {k}: missing (required)")
     r = _Resolver(deck or default_deck(), source)
     middle = r.cards(data["middle"], "middle")

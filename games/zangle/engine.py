@@ -11,13 +11,11 @@ from __future__ import annotations
 import copy
 import json
 import random
+import sys
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal, Optional, Sequence
-
-import numpy as np
-
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from ...errors import FormatError, RuleError
 from ...jsonio import _name, expect_format, parse_json_text, read_text_file, register_format, validate
@@ -77,33 +75,38 @@ class Action:
         return self.kind
 
 
-class _ActionModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    kind: Literal[ACTION_KINDS]  # type: ignore[valid-type]
-    target: StrictStr = Field("", max_length=100)
-    pieces: list[Annotated[StrictStr, Field(max_length=100)]] = Field(default_factory=list, max_length=64)
-    z: list[Annotated[StrictStr, Field(max_length=100)]] = Field(default_factory=list, max_length=64)
-    src: StrictInt = Field(-1, ge=-1, le=64)
-    dst: StrictInt = Field(-1, ge=-1, le=64)
+@lru_cache(maxsize=1)
+def _log_models():
+    """The pydantic schemas of a move log's header and moves (built on first use)."""
+    from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+    class _ActionModel(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+        kind: Literal[ACTION_KINDS]  # type: ignore[valid-type]
+        target: StrictStr = Field("", max_length=100)
+        pieces: list[Annotated[StrictStr, Field(max_length=100)]] = Field(default_factory=list, max_length=64)
+        z: list[Annotated[StrictStr, Field(max_length=100)]] = Field(default_factory=list, max_length=64)
+        src: StrictInt = Field(-1, ge=-1, le=64)
+        dst: StrictInt = Field(-1, ge=-1, le=64)
+
+    class _LogHeader(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+        game: Literal["solo", "turn", "speed"]
+        seed: StrictInt = Field(0, ge=-(2**63), le=2**63 - 1)
+        options: Optional[dict[StrictStr, Any]] = Field(None, max_length=20)
+        params: dict[StrictStr, Any] = Field(default_factory=dict, max_length=10)
+        deck: Optional[StrictStr] = Field(None, max_length=200)
+        deck_data: Optional[dict[StrictStr, Any]] = None
+
+    class _LogMove(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+        player: Optional[StrictInt] = Field(None, ge=-4, le=64)
+        action: _ActionModel
+
+    return _LogHeader, _LogMove
 
 
-class _LogHeader(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    game: Literal["solo", "turn", "speed"]
-    seed: StrictInt = Field(0, ge=-(2**63), le=2**63 - 1)
-    options: Optional[dict[StrictStr, Any]] = Field(None, max_length=20)
-    params: dict[StrictStr, Any] = Field(default_factory=dict, max_length=10)
-    deck: Optional[StrictStr] = Field(None, max_length=200)
-    deck_data: Optional[dict[StrictStr, Any]] = None
-
-
-class _LogMove(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    player: Optional[StrictInt] = Field(None, ge=-4, le=64)
-    action: _ActionModel
-
-
-LOG_FORMAT = register_format("tanglekit/zangle-log", 1, "Zangle move log", _LogHeader,
+LOG_FORMAT = register_format("tanglekit/zangle-log", 1, "Zangle move log", lambda: _log_models()[0],
                              lambda d: d.get("game") in ("solo", "turn", "speed") and "seed" in d)
 _PARAM_KEYS = {"solo": {"layout"}, "turn": {"players", "rounds", "position"},
                "speed": {"players", "rounds", "skills", "model"}}
@@ -251,6 +254,11 @@ class GameState:
         raise NotImplementedError
 
 
+def _is_np_generator(v) -> bool:
+    np = sys.modules.get("numpy")  # not loaded: v cannot be one
+    return np is not None and isinstance(v, np.random.Generator)
+
+
 def _copy_value(v):
     if isinstance(v, list):
         return [_copy_value(x) for x in v]
@@ -262,7 +270,7 @@ def _copy_value(v):
         r = random.Random()
         r.setstate(v.getstate())
         return r
-    if isinstance(v, (random.Random, np.random.Generator)):
+    if isinstance(v, random.Random) or _is_np_generator(v):
         return copy.deepcopy(v)
     return v
 
@@ -284,7 +292,7 @@ def replay_log(source: str | Path | Sequence[str], deck: Deck | None = None) -> 
         raise FormatError(f"{where}: empty move log")
     head = docs[0]
     expect_format(head, LOG_FORMAT, f"{where} line 1")
-    h = validate(head, _LogHeader, f"{where} line 1", "move log header")
+    h = validate(head, _log_models()[0], f"{where} line 1", "move log header")
     games = {"solo": SoloGame, "turn": TurnGame, "speed": SpeedGame}
     cls = games[h.game]
     bad = sorted(set(h.params) - _PARAM_KEYS[h.game])
@@ -303,7 +311,7 @@ def replay_log(source: str | Path | Sequence[str], deck: Deck | None = None) -> 
     except (TypeError, ValueError, KeyError, AttributeError, ArithmeticError) as e:
         raise FormatError(f"{where} line 1 at params: not a valid {h.game} game set-up ({type(e).__name__})") from None
     for i, m in enumerate(docs[1:], 2):
-        mv = validate(m, _LogMove, f"{where} line {i}", "move")
+        mv = validate(m, _log_models()[1], f"{where} line {i}", "move")
         if mv.player is not None and mv.player != state.current_player():
             raise FormatError(f"{where} line {i}: player {mv.player} is not to move")
         try:

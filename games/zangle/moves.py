@@ -15,13 +15,14 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ...errors import ShapeError, SolverError
 from ...shapes.lattice import TRIANGLE, Cell
 from ...shapes.polyform import Polyform
+
+if TYPE_CHECKING:
+    import numpy as np
 
 PLACE_RANK = {"middle": 0, "own": 1}
 MAX_CARDS = 62  # subsets are int64 bitmasks over card positions
@@ -184,6 +185,8 @@ def tiling_exists(target: Polyform, pieces: Sequence[Polyform], engine: str = "b
 
 
 def _rand64(n: int, salt: int) -> np.ndarray:
+    import numpy as np
+
     return np.random.default_rng(0x5A4E474C45 + salt).integers(0, 2**63 - 1, size=n, dtype=np.int64)
 
 
@@ -191,7 +194,13 @@ class TilingTable:
     """For each target shape of a universe, the piece-shape multisets that tile it.
 
     Shape id 0 is the Z card (no triangles); ids 1.. are the universe's canonical free shapes,
-    smallest first. ``entries`` maps a target id to its sorted tuples of piece ids.
+    smallest first. ``entries`` maps a target id to its sorted tuples of piece ids; ``areas``
+    lists the triangles of each id. The kernels' arrays (``area``, ``h``, ``g``, ``keys``,
+    ``ent_t``, ``ent_p``, the ``kernel`` bundle) are made from these on first use (numpy).
+
+    The entries come from ``cache_dir`` when it holds this universe's table, else from the
+    table shipped for the default deck (``data/zangle-table-<hash>.json``) when the universe is
+    the default deck's, else they are built (a tiling search per piece multiset).
     """
 
     def __init__(self, shapes: Iterable[Polyform], cache_dir: str | Path | None = None,
@@ -206,22 +215,52 @@ class TilingTable:
         for i, p in enumerate(self.shapes[1:], 1):
             self.sid_of_key[p.cells] = i
         n = len(self.shapes)
-        self.area = np.array([0] + [p.area for p in self.shapes[1:]], dtype=np.int64)
-        self.h = _rand64(n + 1, 1)[:n]
-        self.g = _rand64(n + 1, 2)[:n]
+        self.areas: list[int] = [0] + [p.area for p in self.shapes[1:]]
         self.entries: dict[int, list[tuple[int, ...]]] = {}
-        loaded = self._load(cache_dir)
         self._sets_tried = 0
+        loaded = self._load(cache_dir) or (self.engine == "backtrack" and self._load(SHIPPED))
         if not loaded:
             for t in range(1, n):
                 self.entries[t] = self._multisets_tiling(t)
             self._save(cache_dir)
-        self._pack()
+        self._kernel = None
+
+    # -- the kernels' arrays (numpy), made on first use --------------------------------------
+    @property
+    def area(self) -> np.ndarray:
+        """Triangles of each shape id, as an int64 array."""
+        a = self.__dict__.get("_area")
+        if a is None:
+            import numpy as np
+
+            a = self._area = np.array(self.areas, dtype=np.int64)
+        return a
+
+    @property
+    def h(self) -> np.ndarray:
+        """Random 64-bit hash of each shape as a piece."""
+        if "_h" not in self.__dict__:
+            n = len(self.shapes)
+            self._h = _rand64(n + 1, 1)[:n]
+        return self._h
+
+    @property
+    def g(self) -> np.ndarray:
+        """Random 64-bit hash of each shape as a target."""
+        if "_g" not in self.__dict__:
+            n = len(self.shapes)
+            self._g = _rand64(n + 1, 2)[:n]
+        return self._g
+
+    keys = property(lambda self: self._packed()[0])
+    ent_t = property(lambda self: self._packed()[1])
+    ent_p = property(lambda self: self._packed()[2])
 
     # -- building --------------------------------------------------------------------------
     def _multisets_tiling(self, t: int) -> list[tuple[int, ...]]:
         target = self.shapes[t]
-        ids = [i for i in range(1, len(self.shapes)) if self.area[i] <= self.area[t]]
+        area = self.areas
+        ids = [i for i in range(1, len(self.shapes)) if area[i] <= area[t]]
         out: list[tuple[int, ...]] = []
         cur: list[int] = []
 
@@ -231,38 +270,45 @@ class TilingTable:
                 if self._sets_tried > MAX_TABLE_SETS:
                     raise SolverError(
                         f"the card shapes make too large a tiling table (more than {MAX_TABLE_SETS:,} piece sets "
-                        f"to try, at a target of {int(self.area[t])} triangles): use smaller or fewer distinct "
+                        f"to try, at a target of {area[t]} triangles): use smaller or fewer distinct "
                         "card shapes")
                 if self._exists(target, [self.shapes[i] for i in cur]):
                     out.append(tuple(cur))
                 return
             for j in range(pos, len(ids)):
-                a = int(self.area[ids[j]])
+                a = area[ids[j]]
                 if a <= left:
                     cur.append(ids[j])
                     rec(j, left - a)
                     cur.pop()
 
-        rec(0, int(self.area[t]))
+        rec(0, area[t])
         return out
 
-    def _pack(self) -> None:
+    def _packed(self) -> tuple:
+        """(keys, ent_t, ent_p): the entries sorted by their additive hash (made once)."""
+        p = self.__dict__.get("_pack_cache")
+        if p is not None:
+            return p
+        import numpy as np
+
         rows = [(t, ms) for t, lst in self.entries.items() for ms in lst]
         maxp = max((len(ms) for _, ms in rows), default=1)
         keys = np.zeros(len(rows), dtype=np.int64)
         ent_t = np.zeros(len(rows), dtype=np.int64)
         ent_p = np.full((len(rows), maxp), -1, dtype=np.int64)
+        h, g = self.h, self.g
         with np.errstate(over="ignore"):
             for r, (t, ms) in enumerate(rows):
-                k = self.g[t]
+                k = g[t]
                 for s in ms:
-                    k = k + self.h[s]
+                    k = k + h[s]
                 keys[r] = k
                 ent_t[r] = t
                 ent_p[r, : len(ms)] = ms
         order = np.argsort(keys, kind="stable")
-        self.keys, self.ent_t, self.ent_p = keys[order], ent_t[order], ent_p[order]
-        self._kernel = None
+        p = self._pack_cache = (keys[order], ent_t[order], ent_p[order])
+        return p
 
     @property
     def kernel(self):
@@ -271,6 +317,7 @@ class TilingTable:
             from ...kernelargs import kernel_bundle
             from ._kernel import ZTable
 
+            self._packed()
             self._kernel = kernel_bundle(ZTable, area=self.area, h=self.h, g=self.g, keys=self.keys,
                                          ent_t=self.ent_t, ent_p=self.ent_p)
         return self._kernel
@@ -288,10 +335,13 @@ class TilingTable:
             return False
         try:
             data = json.loads(f.read_text())
-            self.entries = {int(t): [tuple(m) for m in v] for t, v in data["entries"].items()}
-            return len(self.entries) == len(self.shapes) - 1
-        except (OSError, ValueError, KeyError, TypeError):
+            entries = {int(t): [tuple(m) for m in v] for t, v in data["entries"].items()}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return False
+        if len(entries) != len(self.shapes) - 1:
+            return False
+        self.entries = entries
+        return True
 
     def _save(self, cache_dir) -> None:
         f = self._cache_file(cache_dir)
@@ -307,7 +357,7 @@ class TilingTable:
 
     # -- lookups ---------------------------------------------------------------------------
     def __len__(self) -> int:
-        return len(self.keys)
+        return sum(len(v) for v in self.entries.values())
 
     def sid(self, shape: Polyform | None) -> int:
         """Shape id of a card shape (None = Z card); ShapeError if outside the universe."""
@@ -324,6 +374,8 @@ class TilingTable:
             sets = self._entry_sets = {t: set(v) for t, v in self.entries.items()}
         return tuple(sorted(pieces)) in sets.get(target, ())
 
+
+SHIPPED = Path(__file__).resolve().parent / "data"  # the default deck's tiling table ships here
 
 _KEY_CACHE: dict[Polyform, tuple] = {}
 _TABLES: dict[frozenset, TilingTable] = {}
@@ -403,6 +455,101 @@ def _shape_of(card) -> Polyform | None:
     raise ShapeError(f"not a Zangle card: {card!r}")
 
 
+# --------------------------------------------------------------------------------------------
+# The same search in plain Python (start-up: a single find needs neither numba nor numpy)
+# --------------------------------------------------------------------------------------------
+PLAIN_CARDS = 24  # tables of at most this many cards are searched in Python while numba is not loaded
+
+
+def _use_plain(n: int) -> bool:
+    from ...engines import plain_first, requested
+
+    return plain_first() and (n <= PLAIN_CARDS or requested() == "python")
+
+
+def plain_zangles(sids: Sequence[int], places: Sequence[int], table: TilingTable) -> tuple[list[int], list[int]]:
+    """``raw_zangles`` in plain Python: (target positions, piece bitmasks) of every valid
+    Zangle, in the kernel's order. The kernel (``_kernel._search_in``) is followed step by step;
+    where it looks a piece multiset up by its additive hash and checks the hit exactly, this
+    looks it up in the table's entry sets (``TilingTable.tiles``): the same answer."""
+    n = len(sids)
+    if n > MAX_CARDS:
+        raise SolverError(f"at most {MAX_CARDS} cards on a table, got {n}")
+    area = table.areas
+    tiles = table.tiles
+    nz = 0
+    zmid = zown = False
+    midmask = ownmask = 0
+    for i in range(n):
+        if places[i] == 0:
+            midmask |= 1 << i
+        else:
+            ownmask |= 1 << i
+        if area[sids[i]] == 0:
+            nz += 1
+            if places[i] == 0:
+                zmid = True
+            else:
+                zown = True
+    out_t: list[int] = []
+    out_m: list[int] = []
+    chosen = [0] * n
+    # the kernel's candidates of a target: the other cards of area 1, 2, ... up to the target's,
+    # each area in table order
+    by_area = sorted((j for j in range(n) if area[sids[j]] > 0), key=lambda j: area[sids[j]])
+    for t in range(n):
+        st = sids[t]
+        A = area[st]
+        if A == 0:
+            continue
+        cand = [j for j in by_area if j != t and area[sids[j]] <= A]
+        nc = len(cand)
+        tmid = places[t] == 0 or zmid
+        town = places[t] == 1 or zown
+        k = i = s = mask = 0
+        while True:
+            if i < nc:
+                c = cand[i]
+                a = area[sids[c]]
+                if s + a <= A:
+                    chosen[k] = i
+                    k += 1
+                    s += a
+                    mask |= 1 << c
+                    if s == A:
+                        if ((k >= 2 or nz >= 1) and (tmid or mask & midmask) and (town or mask & ownmask)
+                                and tiles(st, [sids[cand[chosen[q]]] for q in range(k)])):
+                            out_t.append(t)
+                            out_m.append(mask)
+                        # nothing more fits: undo this card and try the next one
+                        k -= 1
+                        s -= a
+                        mask ^= 1 << c
+                    i += 1
+                    continue
+                i = nc  # candidates are sorted by area: none of the rest fits either
+                continue
+            if k == 0:
+                break
+            k -= 1
+            i = chosen[k]
+            c = cand[i]
+            s -= area[sids[c]]
+            mask ^= 1 << c
+            i += 1
+    return out_t, out_m
+
+
+def _table_zangles(sids: list[int], places: list[int], table: TilingTable) -> tuple[list[int], list[int]]:
+    """(targets, masks) of a table: in Python (``plain_zangles``) or by the kernel."""
+    if _use_plain(len(sids)):
+        return plain_zangles(sids, places, table)
+    import numpy as np
+
+    ts, ms = raw_zangles(np.array(sids, dtype=np.int64), np.array(places, dtype=np.int64), table)
+    return ts.tolist(), ms.tolist()
+
+
 _OUT: list = []  # the ZOut buffer raw_zangles reuses
 
 
@@ -437,13 +584,12 @@ def has_zangle(cards: Sequence, n_middle: int, deck=None) -> bool:
     table = deck_table(deck)
     shapes = [_shape_of(c) for c in cards]
     try:
-        sids = np.array([table.sid(s) for s in shapes], dtype=np.int64)
+        sids = [table.sid(s) for s in shapes]
     except ShapeError:
         table = tiling_table(list(table.shapes[1:]) + [s for s in shapes if s is not None])
-        sids = np.array([table.sid(s) for s in shapes], dtype=np.int64)
-    places = np.zeros(len(cards), dtype=np.int64)
-    places[n_middle:] = 1
-    return len(raw_zangles(sids, places, table)[0]) > 0
+        sids = [table.sid(s) for s in shapes]
+    places = [0] * n_middle + [1] * (len(cards) - n_middle)
+    return len(_table_zangles(sids, places, table)[0]) > 0
 
 
 _DECK_SIDS: dict[int, tuple] = {}
@@ -501,22 +647,22 @@ def find_zangles(
     if table is None:
         table = deck_table(deck)
     try:
-        sids = np.array([table.sid(s) for s in shapes], dtype=np.int64)
+        sids = [table.sid(s) for s in shapes]
     except ShapeError:
         extra = [s for s in shapes if s is not None]
         table = tiling_table(list(table.shapes[1:]) + extra)
-        sids = np.array([table.sid(s) for s in shapes], dtype=np.int64)
-    places = np.array([0] * nm + [1] * (len(shapes) - nm), dtype=np.int64)
-    ts, ms = raw_zangles(sids, places, table)
+        sids = [table.sid(s) for s in shapes]
+    places = [0] * nm + [1] * (len(shapes) - nm)
+    ts, ms = _table_zangles(sids, places, table)
     refs = [CardRef("middle", i) for i in range(nm)] + [CardRef("own", i) for i in range(len(own))]
     zpos = [i for i, s in enumerate(shapes) if s is None]
-    area = table.area
+    area = table.areas
     raw = []
-    for t, m in zip(ts.tolist(), ms.tolist()):
+    for t, m in zip(ts, ms):
         pieces = tuple(i for i in range(len(shapes)) if (m >> i) & 1)
         zs = choose_z(t, pieces, zpos, places, opts.z_cards)
         # same order as Zangle.rank_key: positions already sort middle before own
-        raw.append(((-len(pieces) - len(zs), -int(area[sids[t]]), t, pieces, tuple(zs)), t, pieces, zs))
+        raw.append(((-len(pieces) - len(zs), -area[sids[t]], t, pieces, tuple(zs)), t, pieces, zs))
     raw.sort(key=lambda r: r[0])
     out = []
     for _, t, pieces, zs in raw:
@@ -562,6 +708,8 @@ def batch_zangles(
     ``sids`` is (deals, n) shape ids, ``places`` (n,) 0 middle / 1 own. Returns per deal the
     number of Zangles and the most cards in one, then (deal, target, mask) of every Zangle.
     """
+    import numpy as np
+
     _, many = _kernels()
     sids = np.ascontiguousarray(sids, dtype=np.int64)
     places = np.ascontiguousarray(places, dtype=np.int64)
@@ -584,6 +732,8 @@ def batch_zangles(
 
 def deck_sids(deck, table: TilingTable) -> np.ndarray:
     """Shape id of every card of a deck, in deck order."""
+    import numpy as np
+
     return np.array([table.sid(c.shape) for c in deck.cards], dtype=np.int64)
 
 
@@ -601,6 +751,7 @@ __all__ = [
     "deck_table",
     "find_zangles",
     "has_zangle",
+    "plain_zangles",
     "raw_zangles",
     "resolve_engine",
     "tile_shape",

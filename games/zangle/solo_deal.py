@@ -11,13 +11,12 @@ its ID pair, grade and solution, and is read back as its deal.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Optional
-
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from typing import Any
 
 from ...errors import FormatError, RuleError
-from ...jsonio import expect_format, register_format, short, tagged, validate
+from ...jsonio import expect_format, plain_int, plain_keys, plain_text, register_format, short, tagged, validate
 from .cards import DECK_FORMAT, default_deck, deck_from_json, load_document
 from .rules import ZangleOptions
 
@@ -29,45 +28,94 @@ MAX_SEQUENCE = 20  # middle + draw cards
 MAX_PILE = 64
 _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
-_Id = Field(min_length=1, max_length=100)
+@lru_cache(maxsize=1)
+def _solo_model():
+    """The pydantic schema of a solo deal file (built on first use: pydantic loads only then)."""
+    from typing import Optional
+
+    from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+    class _DealBody(BaseModel):
+        """The deal itself: card ids (bottom card of each pile first)."""
+
+        model_config = ConfigDict(extra="forbid", strict=True)
+        format: Optional[StrictStr] = None
+        version: Optional[StrictInt] = Field(None, ge=1)
+        deck: Optional[StrictStr] = Field(None, max_length=200)
+        options: Optional[dict[StrictStr, Any]] = Field(None, max_length=20)
+        middle: list[StrictStr] = Field(max_length=MAX_MIDDLE)
+        draw: list[StrictStr] = Field(max_length=MAX_SEQUENCE)
+        piles: list[list[StrictStr]] = Field(min_length=1, max_length=MAX_PILES)
+        deck_data: Optional[dict[StrictStr, Any]] = None
 
 
-class _DealBody(BaseModel):
-    """The deal itself: card ids (bottom card of each pile first)."""
+    class _SoloFile(BaseModel):
+        """A solo deal file: the deal's fields at the top, or a generated challenge holding it."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
-    format: Optional[StrictStr] = None
-    version: Optional[StrictInt] = Field(None, ge=1)
-    deck: Optional[StrictStr] = Field(None, max_length=200)
-    options: Optional[dict[StrictStr, Any]] = Field(None, max_length=20)
-    middle: list[StrictStr] = Field(max_length=MAX_MIDDLE)
-    draw: list[StrictStr] = Field(max_length=MAX_SEQUENCE)
-    piles: list[list[StrictStr]] = Field(min_length=1, max_length=MAX_PILES)
-    deck_data: Optional[dict[StrictStr, Any]] = None
+        model_config = ConfigDict(extra="forbid", strict=True)
+        deck: Optional[StrictStr] = Field(None, max_length=200)
+        options: Optional[dict[StrictStr, Any]] = Field(None, max_length=20)
+        middle: Optional[list[StrictStr]] = Field(None, max_length=MAX_MIDDLE)
+        draw: Optional[list[StrictStr]] = Field(None, max_length=MAX_SEQUENCE)
+        piles: Optional[list[list[StrictStr]]] = Field(None, min_length=1, max_length=MAX_PILES)
+        deck_data: Optional[dict[StrictStr, Any]] = None
+        # a generated challenge
+        deal: Optional[_DealBody] = None
+        id: Optional[StrictStr] = None
+        seed_id: Optional[StrictStr] = None
+        grade: Optional[StrictStr] = None
+        difficulty: Optional[StrictStr] = None
+        measures: Optional[dict[StrictStr, Any]] = None
+        solution: Optional[list[Any]] = None
+        line: Optional[list[Any]] = None
+        moves: Optional[StrictInt] = None
+        game: Optional[StrictStr] = None
+        complete: Optional[StrictBool] = None
+
+    return _SoloFile
 
 
-class _SoloFile(BaseModel):
-    """A solo deal file: the deal's fields at the top, or a generated challenge holding it."""
+_SOLO_KEYS = frozenset(("deck", "options", "middle", "draw", "piles", "deck_data", "deal", "id", "seed_id", "grade",
+                        "difficulty", "measures", "solution", "line", "moves", "game", "complete"))
+_BODY_KEYS = frozenset(("format", "version", "deck", "options", "middle", "draw", "piles", "deck_data"))
 
-    model_config = ConfigDict(extra="forbid", strict=True)
-    deck: Optional[StrictStr] = Field(None, max_length=200)
-    options: Optional[dict[StrictStr, Any]] = Field(None, max_length=20)
-    middle: Optional[list[StrictStr]] = Field(None, max_length=MAX_MIDDLE)
-    draw: Optional[list[StrictStr]] = Field(None, max_length=MAX_SEQUENCE)
-    piles: Optional[list[list[StrictStr]]] = Field(None, min_length=1, max_length=MAX_PILES)
-    deck_data: Optional[dict[StrictStr, Any]] = None
-    # a generated challenge
-    deal: Optional[_DealBody] = None
-    id: Optional[StrictStr] = None
-    seed_id: Optional[StrictStr] = None
-    grade: Optional[StrictStr] = None
-    difficulty: Optional[StrictStr] = None
-    measures: Optional[dict[StrictStr, Any]] = None
-    solution: Optional[list[Any]] = None
-    line: Optional[list[Any]] = None
-    moves: Optional[StrictInt] = None
-    game: Optional[StrictStr] = None
-    complete: Optional[StrictBool] = None
+
+def _ids(v, most: int | None = None) -> bool:
+    return type(v) is list and (most is None or len(v) <= most) and all(plain_text(x) for x in v)
+
+
+def _quick_fields(d, required: bool) -> bool:
+    """The deal fields of a solo file or of its ``deal`` (required there)."""
+    g = d.get
+    opts, dd, piles = g("options"), g("deck_data"), g("piles")
+    return ((g("deck") is None or plain_text(g("deck"), 200))
+            and (opts is None or (type(opts) is dict and len(opts) <= 20 and all(plain_text(k) for k in opts)))
+            and (dd is None or (type(dd) is dict and all(plain_text(k) for k in dd)))
+            and (g("middle") is None and not required or _ids(g("middle"), MAX_MIDDLE))
+            and (g("draw") is None and not required or _ids(g("draw"), MAX_SEQUENCE))
+            and (piles is None and not required
+                 or type(piles) is list and 1 <= len(piles) <= MAX_PILES and all(_ids(p) for p in piles)))
+
+
+def _quick_solo(d) -> bool:
+    """True only for solo deal bodies the schema accepts as they are (``jsonio.validate``'s quick check)."""
+    if not plain_keys(d, _SOLO_KEYS) or not _quick_fields(d, False):
+        return False
+    g = d.get
+    for k in ("id", "seed_id", "grade", "difficulty", "game"):
+        if g(k) is not None and not plain_text(g(k)):
+            return False
+    m = g("measures")
+    if not ((m is None or type(m) is dict and all(plain_text(k) for k in m))
+            and all(g(k) is None or type(g(k)) is list for k in ("solution", "line"))
+            and (g("moves") is None or plain_int(g("moves"))) and g("complete") in (None, True, False)
+            and (g("complete") is None or type(g("complete")) is bool)):
+        return False
+    inner = g("deal")
+    if inner is None:
+        return True
+    return (plain_keys(inner, _BODY_KEYS) and (inner.get("format") is None or plain_text(inner["format"]))
+            and (inner.get("version") is None or plain_int(inner["version"], 1)) and _quick_fields(inner, True))
 
 
 def _sniff(d) -> bool:
@@ -75,7 +123,7 @@ def _sniff(d) -> bool:
     return "draw" in body and "piles" in body
 
 
-SOLO_FORMAT = register_format("tanglekit/zangle-solo", 1, "Zangle solo deal", _SoloFile, _sniff)
+SOLO_FORMAT = register_format("tanglekit/zangle-solo", 1, "Zangle solo deal", _solo_model, _sniff)
 
 
 @dataclass(frozen=True)
@@ -330,32 +378,36 @@ def parse_solo_deal(data, deck=None, source: str = "solo deal") -> SoloDeal:
     """A ``SoloDeal`` from its JSON form (a solo deal, or a challenge holding one under ``deal``):
     format tag, schema and content (cards of the deck, each once, no empty pile) checked."""
     expect_format(data, SOLO_FORMAT, source)
-    body = validate(data, _SoloFile, source, "solo deal")
-    if body.deal is not None:
-        if body.middle is not None or body.piles is not None:
+    validate(data, _solo_model, source, "solo deal", quick=_quick_solo)
+    # the schema accepted the document as it is (strict: no value was converted), so it is read
+    # from the data itself
+    body = data
+    if body.get("deal") is not None:
+        if body.get("middle") is not None or body.get("piles") is not None:
             raise FormatError(f"{source}: a challenge holds its deal under 'deal' only")
         inner = data["deal"]
         if "format" in inner:
             expect_format(inner, SOLO_FORMAT, f"{source} at deal")
-        body = body.deal
-    elif body.middle is None or body.draw is None or body.piles is None:
-        missing = [k for k in ("middle", "draw", "piles") if getattr(body, k) is None]
+        body = inner
+    elif body.get("middle") is None or body.get("draw") is None or body.get("piles") is None:
+        missing = [k for k in ("middle", "draw", "piles") if body.get(k) is None]
         raise FormatError(f"{source} at {missing[0]}: missing (required)")
-    if deck is None and body.deck_data is not None:
-        deck = deck_from_json(body.deck_data, f"{source} at deck_data")
+    if deck is None and body.get("deck_data") is not None:
+        deck = deck_from_json(body["deck_data"], f"{source} at deck_data")
     deck = deck or default_deck()
-    if body.deck is not None and body.deck != deck.name:
-        raise FormatError(f"{source}: the deal is for deck {short(body.deck)}, not {short(deck.name)} "
+    if body.get("deck") is not None and body["deck"] != deck.name:
+        raise FormatError(f"{source}: the deal is for deck {short(body['deck'])}, not {short(deck.name)} "
                           "(pass that deck with --deck FILE)")
-    opts = dict(body.options or {})
+    opts = dict(body.get("options") or {})
     opts.pop("max_turns", None)
-    opts["piles"] = len(body.piles)
+    opts["piles"] = len(body["piles"])
     try:
         options = ZangleOptions.from_json(opts)
     except RuleError as e:
         raise FormatError(f"{source} at options: {e}") from None
     try:
-        deal = SoloDeal(tuple(body.middle), tuple(body.draw), tuple(tuple(p) for p in body.piles), options, deck)
+        deal = SoloDeal(tuple(body["middle"]), tuple(body["draw"]), tuple(tuple(p) for p in body["piles"]), options,
+                        deck)
     except FormatError as e:
         raise FormatError(f"{source}: {str(e).removeprefix('solo deal: ')}") from None
     return deal.check_start(source)
