@@ -73,7 +73,7 @@ class ExactCover:
         # optional search order of the items for the first-cell kernel, and the cell graph
         # (n_cells, ptr, idx) of items 0 .. n_cells - 1 for region pruning (set by tilings)
         self.item_order: list[int] | None = None
-        self.cell_graph: tuple[int, np.ndarray, np.ndarray] | None = None
+        self._graph: tuple | None = None
         self.bounds: dict[int, tuple[int, int | None]] = {}
         for i, (lo, hi) in (bounds or {}).items():
             i = int(i)
@@ -141,6 +141,20 @@ class ExactCover:
                 raise SolverError(f"option {o}: primary item {int(flat[bad_c[0]])} cannot have a colour")
         self._csr = (ptr, flat, cflat)
         self._coloured = bool(len(cflat) and cflat.max() > 0)
+
+    @property
+    def cell_graph(self) -> tuple[int, np.ndarray, np.ndarray] | None:
+        """(n_cells, ptr, idx) of items 0 .. n_cells - 1 (set by tilings; arrays made on first use)."""
+        g = self._graph
+        if g is not None and not hasattr(g[1], "dtype"):
+            import numpy as np
+
+            g = self._graph = (g[0], np.asarray(g[1], dtype=np.int64), np.asarray(g[2], dtype=np.int64))
+        return g
+
+    @cell_graph.setter
+    def cell_graph(self, graph) -> None:
+        self._graph = graph
 
     @property
     def n_items(self) -> int:

@@ -182,15 +182,16 @@ def _short_side_order(region, n_items: int) -> list[int]:
     return sorted(range(len(cells)), key=lambda k: key(cells[k])) + list(range(len(cells), n_items))
 
 
-def _cell_graph(region) -> tuple[int, np.ndarray, np.ndarray]:
+def _cell_graph(region) -> tuple[int, list[int], list[int]]:
     """(cells, ptr, idx): the neighbours in the region of cell c (in the region's cell order)
-    are idx[ptr[c]:ptr[c + 1]]."""
+    are idx[ptr[c]:ptr[c + 1]] (plain lists; ``ExactCover.cell_graph`` makes them arrays)."""
     index = {c: i for i, c in enumerate(region.cells)}
     lat = region.lattice
     nbrs = [[index[n] for n in map(tuple, lat.neighbours(c)) if n in index] for c in region.cells]
-    ptr = np.zeros(len(nbrs) + 1, dtype=np.int64)
-    ptr[1:] = np.cumsum([len(b) for b in nbrs])
-    return len(nbrs), ptr, np.array([b for bs in nbrs for b in bs], dtype=np.int64)
+    ptr = [0]
+    for b in nbrs:
+        ptr.append(ptr[-1] + len(b))
+    return len(nbrs), ptr, [b for bs in nbrs for b in bs]
 
 
 class TilingProblem:
