@@ -13,12 +13,6 @@ import random
 import time
 
 
-def _row(task: str, method: str, items: int, seconds: float, nodes: int | None, extra: str = "") -> str:
-    rate = items / seconds if seconds > 0 else float("inf")
-    nps = "" if nodes is None else f"{nodes:,} ({nodes / max(seconds, 1e-9):,.0f}/s)"
-    return f"| {task} | {method} | {items} | {seconds:.2f} s | {rate:,.1f}/s | {nps} | {extra} |"
-
-
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer positions and short limits, for a fast look")
@@ -51,68 +45,85 @@ def main(argv: list[str] | None = None) -> None:
     from ..generators.qango import random_position
     from ..solver.qango_reference import reference_solve
     from ..solver.qango_solve import QangoSolver
+    from ._table import UNITS, rate, row
+    from ._table import measure as measure_row
+    from ._table import table as md_table
 
     limit = args.time_limit or (10.0 if args.quick else 60.0)
     n_mid = 20 if args.quick else 100
     n_end = 10 if args.quick else 40
-    rows = []
     b6 = load_board("6")
     QangoSolver(b6, None, tt_bits=12).solve(Position(b6))  # compile / load the kernels outside the timing
     QangoSolver(b6, None, tt_bits=12).solve(Position(b6), method="pns")
+
+    def empty(bname, opening, method):
+        b = load_board(bname)
+        pos = Position(b, 0, 0, b.opening_cells(opening))
+        s = QangoSolver(b, pos.allowed_first, tt_bits=24 if method == "pns" else 22)
+        res = s.solve(pos, time_limit=limit, method=method)
+        return res.value, res.plies, res.nodes, res.depth_reached
 
     variants = [("6", "standard"), ("6", "castle"), ("6", "tournament"), ("7", "castle"), ("7plus", "standard"),
                 ("7plus", "edges")]
     if not args.quick:
         variants += [("7", "standard"), ("7", "professionals-1"), ("7", "professionals-2"), ("7plus", "tournament")]
+    lines = []
     for bname, opening in variants:
-        b = load_board(bname)
-        pos = Position(b, 0, 0, b.opening_cells(opening))
-        for method, label in (("pns", "df-pn + threat search"), ("id", "iterative deepening")):
-            s = QangoSolver(b, pos.allowed_first, tt_bits=24 if method == "pns" else 22)
-            res = s.solve(pos, time_limit=limit, method=method)
-            if res.value == "unknown":
-                extra = "unknown" + (f" (decided to depth {res.depth_reached})" if method == "id" else "")
+        title = f"empty {load_board(bname).title}, {opening}"
+        ms, notes = {}, {}
+        for method in ("pns", "id"):
+            m = ms[method] = measure_row(empty, bname, opening, method)
+            value, plies, nodes, depth = m.value
+            if value == "unknown":
+                notes[method] = f"{nodes:,} nodes" + (f", decided to depth {depth}" if method == "id" else "")
             else:
-                extra = res.value + (f" in {res.plies} plies" if res.plies else "")
-            rows.append(_row(f"empty {b.title}, {opening}", label, 1, res.seconds, res.nodes, extra))
+                notes[method] = f"{value}" + (f" in {plies} plies" if plies else "") + f", {nodes:,} nodes"
+        both = all(m.value[0] != "unknown" for m in ms.values())
+        for method, label in (("pns", "df-pn + threat search + holds"), ("id", "iterative deepening")):
+            m = ms[method]
+            ratio = rate(1, m) / rate(1, ms["id"]) if method == "pns" and both else None
+            lines.append(row(title, label, 1, m, ratio=ratio,
+                             notes=notes[method] + (", vs iterative deepening" if ratio is not None else ""),
+                             limited=f"time-limited ({limit:g} s wall)" if m.value[0] == "unknown" else False))
 
     rng = random.Random(args.seed)
     mids = [random_position(b6, rng, max_empty=28, min_counters=8, quiet=True) for _ in range(n_mid)]
-    s = QangoSolver(b6, None, tt_bits=20)
-    t, nodes, vals = time.perf_counter(), 0, {}
-    for p in mids:
-        r = s.solve(p, time_limit=5.0)
-        nodes += r.nodes
-        vals[r.value] = vals.get(r.value, 0) + 1
-    rows.append(_row("QANGO 6 quiet mid-game positions (8+ counters)", "iterative deepening", n_mid,
-                     time.perf_counter() - t, nodes, ", ".join(f"{v} {k}" for k, v in sorted(vals.items()))))
-    s2 = QangoSolver(b6, None, tt_bits=20)
-    t, nodes, vals = time.perf_counter(), 0, {}
-    for p in mids:
-        r = s2.solve(p, time_limit=5.0, method="pns")
-        nodes += r.nodes
-        vals[r.value] = vals.get(r.value, 0) + 1
-    rows.append(_row("QANGO 6 quiet mid-game positions (8+ counters)", "df-pn + threat search", n_mid,
-                     time.perf_counter() - t, nodes, ", ".join(f"{v} {k}" for k, v in sorted(vals.items()))))
+
+    def mid(method):
+        s = QangoSolver(b6, None, tt_bits=20)
+        nodes, vals = 0, {}
+        for p in mids:
+            r = s.solve(p, time_limit=5.0, method=method)
+            nodes += r.nodes
+            vals[r.value] = vals.get(r.value, 0) + 1
+        return nodes, ", ".join(f"{v} {k}" for k, v in sorted(vals.items()))
+
+    task = "QANGO 6 quiet mid-game positions (8+ counters, 5 s limit each)"
+    mi = measure_row(mid, "id")
+    mp = measure_row(mid, "pns")
+    lines.append(row(task, "iterative deepening", n_mid, mi, ratio=rate(n_mid, mi) / rate(n_mid, mp),
+                     notes=f"{mi.value[1]}; {mi.value[0]:,} nodes; vs df-pn"))
+    lines.append(row(task, "df-pn + threat search + holds", n_mid, mp, notes=f"{mp.value[1]}; {mp.value[0]:,} nodes"))
 
     ends = [random_position(b6, rng, max_empty=11, min_counters=25) for _ in range(n_end)]
-    t, nodes = time.perf_counter(), 0
-    sol = []
-    for p in ends:
-        r = s.solve(p)
-        nodes += r.nodes
-        sol.append((r.value, r.plies))
-    rows.append(_row("QANGO 6 near-end positions (9-11 empty)", "numba solver", n_end, time.perf_counter() - t, nodes))
-    t = time.perf_counter()
-    ref = [reference_solve(p, max_empty=11) for p in ends]
-    agree = sum(a == b for a, b in zip(sol, ref))
-    rows.append(_row("QANGO 6 near-end positions (9-11 empty)", "plain-Python reference minimax", n_end,
-                     time.perf_counter() - t, None, f"agrees on {agree}/{n_end}"))
 
-    print("| task | method | items | time | items/s | nodes (per s) | notes |")
-    print("|---|---|---|---|---|---|---|")
-    for r in rows:
-        print(r)
+    def near_end():
+        s = QangoSolver(b6, None, tt_bits=20)
+        return [(r.value, r.plies) for r in (s.solve(p) for p in ends)]
+
+    me = measure_row(near_end, reps=3, min_cpu=0.2)
+    mr = measure_row(lambda: [reference_solve(p, max_empty=11) for p in ends])
+    agree = sum(a == b for a, b in zip(me.value, mr.value))
+    task = "QANGO 6 near-end positions (9-11 empty)"
+    lines.append(row(task, "numba solver", n_end * me.reps, me, ratio=rate(n_end * me.reps, me) / rate(n_end, mr),
+                     notes="vs plain-Python reference minimax"))
+    lines.append(row(task, "plain-Python reference minimax", n_end, mr, notes=f"agrees on {agree}/{n_end}"))
+    print(UNITS)
+    print()
+    print(f"Empty boards: one solve each, stopped after {limit:g} s of wall time; nodes: df-pn expansions "
+          "or iterative-deepening nodes. ratio of a df-pn row: its items/s over iterative deepening's.")
+    print()
+    print(md_table(lines))
 
 
 def rows_table() -> None:

@@ -240,3 +240,19 @@ def test_prove_split_matches_prove():
     pos = Position(b7, 0, 0, b7.opening_cells("tournament"))
     assert QangoSolver(b7, pos.allowed_first).prove_split(0, 0, False, 2) is False  # O cannot force a win
     assert answers == {True, False}
+
+
+@pytest.mark.slow
+def test_benchmark_quick_table(capsys):
+    """`python -m tanglekit.benchmarks.qango --quick`: the shared table layout, every decided empty
+    board a first-player win, the kernel agreeing with the reference minimax on every near-end position."""
+    from tanglekit.benchmarks._table import COLUMNS, parse_markdown
+    from tanglekit.benchmarks.qango import main
+
+    main(["--quick", "--time-limit", "5"])
+    t = parse_markdown(capsys.readouterr().out)["tables"][0]
+    assert t["columns"] == list(COLUMNS)
+    empty = [r for r in t["rows"] if r["task"].startswith("empty") and "time-limited" not in r["notes"]]
+    assert empty and all(r["notes"].startswith("win") for r in empty)
+    ref = next(r for r in t["rows"] if r["method"] == "plain-Python reference minimax")
+    assert ref["notes"] == "agrees on 10/10"
