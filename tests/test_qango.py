@@ -193,14 +193,15 @@ def _cli(*args):
 
 
 def test_cli_solve_json_and_errors(tmp_path):
-    p = _cli("solve", "XX..../O...../....../....../....../......", "--json", "--proof", str(tmp_path / "p.json"))
+    # a mid-game position, O to move: a win in 7 plies (the written proof shows no shorter one)
+    p = _cli("solve", "....../XX..XO/OXO.../....X./O...OX/......", "--json", "--proof", str(tmp_path / "p.json"))
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
     assert set(out) >= {"value", "best_move", "plies", "nodes", "complete", "line", "seconds", "id"}
     assert out["complete"] is True and out["line"] == ["{},{}".format(*out["best_move"])]
-    assert out["value"] == "win" and out["plies"] == 11 and len(out["best_move"]) == 2
+    assert out["value"] == "win" and out["plies"] == 7 and out["best_move"] == [0, 4]
     v = _cli("verify-proof", str(tmp_path / "p.json"), "--json")
-    assert v.returncode == 0 and json.loads(v.stdout)["ok"]
+    assert v.returncode == 0 and json.loads(v.stdout)["ok"] and json.loads(v.stdout)["shortest"] == 7
     bad = _cli("solve", "XXX.../....../....../....../....../......")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and bad.stderr.startswith("error:")
     t = _cli("solve", "empty", "--board", "7", "--time-limit", "0", "--json")

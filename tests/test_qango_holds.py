@@ -3,11 +3,12 @@ certificates (format version 3): each against an outside truth - the plain-Pytho
 an exhaustive play-out of the holder's explicit strategy, and the rules-only checker."""
 
 import copy
+import functools
 import random
 
 import numpy as np
 import pytest
-
+from budget import sweep
 from tanglekit.games.qango import Position, board_from_json, load_board
 from tanglekit.games.qango.position import has_win
 from tanglekit.games.qango.proof import forced_move, holds, verify_proof
@@ -88,17 +89,18 @@ def _attacker_can_win(pos, side):
     return rec(pos)
 
 
+@pytest.mark.parametrize("n", sweep(10, 24))
 @pytest.mark.parametrize("name,seed", [("6", 1), ("7plus", 2), ("small", 3)])
-def test_holds_kernel_pairs_pass_the_checker_and_the_reference(name, seed):
+def test_holds_kernel_pairs_pass_the_checker_and_the_reference(name, seed, n):
     """Whenever the kernel finds pairs, the rules-only checker accepts them and the reference minimax
     confirms that the attacker cannot force a win; both attacker roles are tried."""
     board = board_from_json(SMALL) if name == "small" else load_board(name)
     fired = 0
-    for p, side, pairs in _fired(board, seed, 24, 10):
+    for p, side, pairs in _fired(board, seed, n, 10):
         fired += 1
         assert holds(p, side, pairs), (p.to_text(), side, pairs)
         assert not _attacker_can_win(p, side), (p.to_text(), side, pairs)
-    assert fired >= 10
+    assert fired >= n // 2
 
 
 def _holder_reply(pos, side, pairs, rest):
@@ -149,15 +151,16 @@ def _strategy_never_loses(pos, side, pairs):
     return True
 
 
+@pytest.mark.parametrize("n", sweep(10, 30))
 @pytest.mark.parametrize("name,seed", [("6", 4), ("7plus", 5)])
-def test_holds_strategy_played_out_exhaustively(name, seed):
+def test_holds_strategy_played_out_exhaustively(name, seed, n):
     """The theorem behind the test, checked by brute force: the holder's explicit pairing and
     potential strategy stops every line of the attacker."""
     played = 0
-    for p, side, pairs in _fired(load_board(name), seed, 30, 11):
+    for p, side, pairs in _fired(load_board(name), seed, n, 11):
         assert _strategy_never_loses(p, side, pairs), (p.to_text(), side, pairs)
         played += 1
-    assert played >= 10
+    assert played >= n // 3
 
 
 def test_holds_rejects_what_does_not_hold():
@@ -176,23 +179,31 @@ def test_holds_rejects_what_does_not_hold():
                                         pytest.param(0, True, marks=pytest.mark.slow), (64, True)])
 def test_pns_features_match_reference(hold, prune):
     """df-pn with the holds test and dead-cell pruning on or off: values equal the reference."""
-    board = board_from_json(SMALL)
-    s = QangoSolver(board, None, tt_bits=14)
+    small, seven = _reference_cases()
+    s = QangoSolver(small[0][0].board, None, tt_bits=14)
     s.hold_budget, s.prune = hold, prune
-    from tanglekit.generators.qango import random_position
-
-    rng = random.Random(21)
-    seen = set()
-    for _ in range(14):
-        p = random_position(board, rng, max_empty=11, tries=2000)
-        ref, _ = reference_solve(p, max_empty=11)
+    for p, ref in small:
         assert s.solve_pns(p, pns_bits=14).value == ref, p.to_text()
-        seen.add(ref)
-    for p in _defended_positions(load_board("7plus"), 6, 4, 10):
+    for p, ref in seven:
         s7 = QangoSolver(p.board, None, tt_bits=14)
         s7.hold_budget, s7.prune = hold, prune
-        assert s7.solve_pns(p, pns_bits=14).value == reference_solve(p, max_empty=10)[0], p.to_text()
-    assert {"win", "loss"} <= seen
+        assert s7.solve_pns(p, pns_bits=14).value == ref, p.to_text()
+    assert {"win", "loss"} <= {ref for _, ref in small}
+
+
+@functools.cache
+def _reference_cases():
+    """(position, reference value) on the small board and on QANGO 7 Plus, solved once per run."""
+    from tanglekit.generators.qango import random_position
+
+    board = board_from_json(SMALL)
+    rng = random.Random(21)
+    small = []
+    for _ in range(14):
+        p = random_position(board, rng, max_empty=11, tries=2000)
+        small.append((p, reference_solve(p, max_empty=11)[0]))
+    seven = [(p, reference_solve(p, max_empty=10)[0]) for p in _defended_positions(load_board("7plus"), 6, 4, 10)]
+    return small, seven
 
 
 def test_relevance_dead_cells_are_dead():
@@ -223,11 +234,14 @@ def _cert(pos, claim, side=None):
     return certificate(pos, claim, side, QangoSolver(pos.board, pos.allowed_first, tt_bits=16))
 
 
-def test_v3_certificates_verify_and_tampering_is_caught():
+@pytest.mark.parametrize("n", sweep(8, 30))
+def test_v3_certificates_verify_and_tampering_is_caught(n):
+    """Certificates of every kind (win, loss, draw: values from the plain AND/OR search) verify; a
+    move taken out, pairs emptied or a claim one ply too short is refused."""
     board = load_board("6")
     rng = random.Random(8)
     kinds = set()
-    for p in _defended_positions(board, 9, 30, 10):
+    for p in _defended_positions(board, 9, n, 10):
         other = "O" if p.to_move == "X" else "X"
         value = "win" if _attacker_can_win(p, p.to_move) else "loss" if _attacker_can_win(p, other) else "draw"
         doc = _cert(p, "draw" if value == "draw" else "win", p.to_move if value == "win" else other)
