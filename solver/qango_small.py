@@ -37,7 +37,8 @@ SMALL_NODES = 3_000  # nodes a plain solve may take (about 0.1 s of CPU) before 
 
 @dataclass
 class SolveResult:
-    """What ``qango_solve.SolveResult`` holds (same fields, same JSON), made without numpy."""
+    """Value for the side to move, a best move, plies to the end with best play, nodes searched
+    (of both QANGO solvers: this one and ``qango_solve.QangoSolver``; defined here, without numpy)."""
 
     value: str  # win | draw | loss | unknown
     best_move: int | None
@@ -45,7 +46,7 @@ class SolveResult:
     nodes: int
     seconds: float = 0.0
     board: Board | None = field(default=None, repr=False)
-    depth_reached: int = 0
+    depth_reached: int = 0  # deepest r fully decided (for unknown results)
 
     def to_json(self) -> dict:
         bm = None if self.best_move is None or self.board is None else list(self.board.rc(self.best_move))
@@ -60,11 +61,35 @@ class _Budget(Exception):
     pass
 
 
+class MoveChoice:
+    """The move a solved position calls for, shared by both QANGO solvers: they supply ``moves``,
+    ``move_wins``, ``wins`` and ``_loss_order`` (blocks of the opponent's threats first)."""
+
+    def _win_move(self, me, opp, r) -> int:
+        for c in self.moves(me, opp):
+            if self.move_wins(me, opp, c, r):
+                return c
+        raise SolverError("internal error: a proven win has no winning move")
+
+    def _delay_move(self, me, opp, r) -> int:
+        # a move after which the opponent needs the full r-1 plies
+        for c in self._loss_order(me, opp):
+            if r - 1 < 3 or not self.wins(opp, me | 1 << c, r - 3):
+                return c
+        return self.moves(me, opp)[0]
+
+    def _draw_move(self, me, opp, remaining) -> int:
+        for c in self._loss_order(me, opp):
+            if remaining - 1 <= 0 or not self.wins(opp, me | 1 << c, remaining - 1):
+                return c
+        raise SolverError("internal error: a proven draw has no drawing move")
+
+
 def _popcount(x: int) -> int:
     return bin(x).count("1")
 
 
-class SmallSolver:
+class SmallSolver(MoveChoice):
     """``QangoSolver``'s iterative deepening and ``wins_within`` in plain Python, for one board
     and opening (a new solver per solve, as the command makes)."""
 
@@ -372,24 +397,6 @@ class SmallSolver:
 
     def _result(self, value, move, plies, t0) -> SolveResult:
         return SolveResult(value, move, plies, self.nodes, time.perf_counter() - t0, self.board)
-
-    def _win_move(self, me, opp, r) -> int:
-        for c in self.moves(me, opp):
-            if self.move_wins(me, opp, c, r):
-                return c
-        raise SolverError("internal error: a proven win has no winning move")
-
-    def _delay_move(self, me, opp, r) -> int:
-        for c in self._loss_order(me, opp):
-            if r - 1 < 3 or not self.wins(opp, me | 1 << c, r - 3):
-                return c
-        return self.moves(me, opp)[0]
-
-    def _draw_move(self, me, opp, remaining) -> int:
-        for c in self._loss_order(me, opp):
-            if remaining - 1 <= 0 or not self.wins(opp, me | 1 << c, remaining - 1):
-                return c
-        raise SolverError("internal error: a proven draw has no drawing move")
 
 
 def small_enough(pos: Position) -> bool:

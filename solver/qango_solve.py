@@ -9,36 +9,18 @@ game the position is a draw. A time limit makes the answer "unknown", never a gu
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..errors import SolverError
 from ..games.qango.board import Board
 from ..games.qango.position import Position, popcount
-
-
-@dataclass
-class SolveResult:
-    """Value for the side to move, a best move, plies to the end with best play, nodes searched."""
-
-    value: str  # win | draw | loss | unknown
-    best_move: int | None
-    plies: int | None
-    nodes: int
-    seconds: float = 0.0
-    board: Board | None = field(default=None, repr=False)
-    depth_reached: int = 0  # deepest r fully decided (for unknown results)
-
-    def to_json(self) -> dict:
-        bm = None if self.best_move is None or self.board is None else list(self.board.rc(self.best_move))
-        return {"value": self.value, "best_move": bm, "plies": self.plies, "nodes": int(self.nodes)}
-
+from .qango_small import MoveChoice, SolveResult, _Timeout
 
 AUTO_ID_NODES = 20_000_000  # iterative-deepening budget of method "auto" before df-pn takes over
 
 
-class QangoSolver:
+class QangoSolver(MoveChoice):
     """Holds the kernel arrays (patterns, transposition table) for one board and opening."""
 
     def __init__(self, board: Board, allowed_first=None, tt_bits: int = 22, use_symmetry: bool = True,
@@ -219,26 +201,6 @@ class QangoSolver:
 
     def _result(self, value, move, plies, t0) -> SolveResult:
         return SolveResult(value, move, plies, int(self.stats[self.K.ST_NODES]), time.perf_counter() - t0, self.board)
-
-    def _win_move(self, me, opp, r) -> int:
-        for c in self.moves(me, opp):
-            if self.move_wins(me, opp, c, r):
-                return c
-        raise SolverError("internal error: a proven win has no winning move")
-
-    def _delay_move(self, me, opp, r) -> int:
-        # a move after which the opponent needs the full r-1 plies
-        for c in self._loss_order(me, opp):
-            if r - 1 < 3 or not self.wins(opp, me | 1 << c, r - 3):
-                return c
-        return self.moves(me, opp)[0]
-
-    def _draw_move(self, me, opp, remaining) -> int:
-        for c in self._loss_order(me, opp):
-            bit = 1 << c
-            if remaining - 1 <= 0 or not self.wins(opp, me | bit, remaining - 1):
-                return c
-        raise SolverError("internal error: a proven draw has no drawing move")
 
     # --- df-pn ---------------------------------------------------------------------------------
     def _pns_tables(self, bits: int | None, start_bits: int = 16):
@@ -528,10 +490,6 @@ class QangoSolver:
         if not s.prove(me, opp, True):  # fills the table the move is read from
             raise SolverError("internal error: the shortest win was not found again")
         return s._pns_win_move(me, opp, 3, 23)
-
-
-class _Timeout(Exception):
-    pass
 
 
 _SPLIT_SOLVER = None  # the solver whose root prove_split shares out (inherited by forked workers)
