@@ -25,11 +25,15 @@ def main(argv: list[str] | None = None) -> None:
                     help="only the parallel root split of df-pn: one process against two")
     ap.add_argument("--rows", action="store_true",
                     help="only the solved-values table: value and shortest win of every board and opening by df-pn")
+    ap.add_argument("--perfect", action="store_true",
+                    help="only the perfect player: per-move time against a random player on every solved row")
     ap.add_argument("--dfpn-steps", action="store_true",
                     help="only the df-pn steps table: the oracle in Python or in the kernel, dead cells, holds")
     args = ap.parse_args(argv)
     if args.rows:
         return rows_table()
+    if args.perfect:
+        return perfect_table(args.seed)
     if args.split:
         return split_table()
     if args.cross_check:
@@ -124,6 +128,49 @@ def main(argv: list[str] | None = None) -> None:
           "or iterative-deepening nodes. ratio of a df-pn row: its items/s over iterative deepening's.")
     print()
     print(md_table(lines))
+
+
+def perfect_table(seed: int) -> None:
+    """The ``perfect`` bot (exact search, the shipped certificates, df-pn) against a random player,
+    one game as X and one as O, and against itself (which must reach the row's value), on every
+    board and opening: the results and the bot's time per move."""
+    from ..games.qango import Position, load_board
+    from ..solver.qango_bots import make_bot
+    from ..solver.qango_table import ROWS
+
+    c0 = time.process_time()
+    perfect = make_bot("perfect")  # loads the kernels (once per process)
+    warm = time.process_time() - c0
+    print(f"Kernels loaded when the bot is made: {warm:.2f} CPU s (once per process).")
+    print()
+    print("| board | opening | perfect as X v random | perfect as O v random | perfect v perfect (counters) | "
+          "moves | mean wall s | worst wall s | worst CPU s |")
+    print("|---|---|---|---|---|---:|---:|---:|---:|")
+    for bname, opening in [(r["board"], r["opening"]) for r in ROWS]:
+        b = load_board(bname)
+        rng = random.Random(seed)
+        results, times = [], []
+        for side in "XO":
+            pos = Position(b, 0, 0, b.opening_cells(opening))
+            while pos.outcome() is None:
+                if pos.to_move == side:
+                    w0, c0 = time.perf_counter(), time.process_time()
+                    m = perfect(pos)
+                    times.append((time.perf_counter() - w0, time.process_time() - c0))
+                else:
+                    m = rng.choice(pos.legal_moves())
+                pos = pos.play(m)
+            results.append("won" if pos.outcome() == side else "drew" if pos.outcome() == "draw" else "LOST")
+        pos = Position(b, 0, 0, b.opening_cells(opening))  # and against itself: the row's value
+        while pos.outcome() is None:
+            w0, c0 = time.perf_counter(), time.process_time()
+            m = perfect(pos)
+            times.append((time.perf_counter() - w0, time.process_time() - c0))
+            pos = pos.play(m)
+        results.append({"X": "X won", "O": "O won", "draw": "draw"}[pos.outcome()] + f" in {pos.n_counters}")
+        worst = max(times)
+        print(f"| {b.title} | {opening} | {results[0]} | {results[1]} | {results[2]} | {len(times)} | "
+              f"{sum(w for w, _ in times) / len(times):.3f} | {worst[0]:.3f} | {worst[1]:.3f} |", flush=True)
 
 
 def rows_table() -> None:

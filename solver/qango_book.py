@@ -10,6 +10,8 @@ finish in time.
 
 from __future__ import annotations
 
+import time
+
 from ..games.qango.board import Board
 from ..games.qango.position import Position
 from ..games.qango.proof import canonical, forced_move, load_proof, table_key
@@ -84,9 +86,9 @@ def _entry(table: dict, pos: Position, perms):
     return entry
 
 
-def _line(table: dict, pos: Position, owner: str, perms, budget: list) -> int | None:
+def _line(table: dict, pos: Position, owner: str, perms, budget: list, deadline: float = float("inf")) -> int | None:
     """Plies of the longest line below ``pos`` under the owner's win table (None when the table does
-    not cover it or ``budget`` runs out)."""
+    not cover it, or ``budget`` positions or the ``deadline`` (perf_counter) run out)."""
     memo: dict = {}
 
     def visit(p: Position) -> int | None:
@@ -94,7 +96,8 @@ def _line(table: dict, pos: Position, owner: str, perms, budget: list) -> int | 
         if key in memo:
             return memo[key]
         budget[0] -= 1
-        if budget[0] < 0:
+        if budget[0] < 0 or (budget[0] & 63 == 0 and time.perf_counter() > deadline):
+            budget[0] = -1
             return None
         if p.to_move == owner:
             e = _entry(table, p, perms)
@@ -123,11 +126,11 @@ def _add(v):
     return None if v is None else v + 1
 
 
-def book_move(pos: Position, budget: int = 20_000):
+def book_move(pos: Position, budget: int = 20_000, deadline: float = float("inf")):
     """(cell, kind) from a shipped certificate covering ``pos`` (in any board symmetry), else None.
     kind is "win" (a certified winning move), "hold" (from a no-win table: after it the other side
     still cannot force a win) or "loss" (the mover is lost: the reply with the longest line in the
-    win table, measured within ``budget`` positions)."""
+    win table, measured within ``budget`` positions and before ``deadline``, a perf_counter time)."""
     board = pos.board
     perms = [list(p) for p in board.symmetries]
     tables = []
@@ -159,7 +162,7 @@ def book_move(pos: Position, budget: int = 20_000):
             nxt = pos.play(m)
             if nxt.winner() is not None or nxt.is_over():
                 continue
-            n = _line(table, nxt, owner, perms, left)
+            n = _line(table, nxt, owner, perms, left, deadline)
             if n is None:
                 best = None
                 break

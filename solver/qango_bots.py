@@ -4,11 +4,24 @@
 from __future__ import annotations
 
 import random
+import time
 
 from ..errors import BotError
 from ..games.qango.position import Position
 
 BOT_NAMES = ("random", "search", "perfect")
+
+
+def _warm_kernels() -> None:
+    """Load the solver kernels (numba's cache) with a tiny solve by each method."""
+    from ..games.qango import load_board
+    from .qango_solve import QangoSolver
+
+    board = load_board("6")
+    pos = Position(board, x=0b11, o=0b11 << 6)
+    s = QangoSolver(board, None, tt_bits=10)
+    s.solve(pos, time_limit=1.0)
+    s.solve(pos, time_limit=1.0, method="pns")
 
 
 def make_bot(name: str, seed: int = 0, think: float = 2.0):
@@ -17,12 +30,14 @@ def make_bot(name: str, seed: int = 0, think: float = 2.0):
         raise BotError(f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)})")
     rng = random.Random(seed)
     solvers: dict = {}
+    if name == "perfect":
+        _warm_kernels()  # loaded now, not inside the first move's second
 
     def solver_for(pos: Position):
         from .qango_solve import QangoSolver
 
-        key = id(pos.board)
-        if key not in solvers:
+        key = (id(pos.board), None if pos.allowed_first is None else frozenset(pos.allowed_first))
+        if key not in solvers:  # one solver per board and opening (the opening limits the first counter)
             solvers[key] = QangoSolver(pos.board, pos.allowed_first, tt_bits=20)
         return solvers[key]
 
@@ -50,24 +65,28 @@ def make_bot(name: str, seed: int = 0, think: float = 2.0):
         return max(safe, key=lambda m: (_score(pos, m, me, opp), rng.random()))
 
     def perfect_bot(pos: Position) -> int:
+        # within a second (at most ``think``) in all, with room for a first call's set-up (a new
+        # solver, a certificate read): each step gets a share of what is left
+        budget = min(think, 0.85)
+        end = time.perf_counter() + budget
         # 1. the exact search (fastest win, longest defence, a drawing move in a draw)
-        budget = min(think, 1.0)
         s = solver_for(pos)
-        res = s.solve(pos, time_limit=0.6 * budget)
+        res = s.solve(pos, time_limit=0.45 * budget)
         if res.best_move is not None:
             return res.best_move
-        # 2. a shipped certificate covering the position: a certified winning move (tablebase)
+        # 2. a shipped certificate covering the position: a certified winning or holding move, or
+        #    the reply that resists longest (tablebase)
         from .qango_book import book_move
 
-        hit = book_move(pos)
+        hit = book_move(pos, deadline=time.perf_counter() + 0.4 * max(0.0, end - time.perf_counter()))
         if hit is not None:
             return hit[0]
         # 3. df-pn: a proven winning move, or in a drawn position a move after which the opponent
         #    still cannot force a win (a draw is never turned into a loss); else the search bot
-        res = s.solve(pos, time_limit=0.3 * budget, method="pns")
+        res = s.solve(pos, time_limit=max(0.0, 0.75 * (end - time.perf_counter())), method="pns")
         if res.value in ("win", "draw") and res.best_move is not None:
             return res.best_move
-        return search_bot(pos, plies=None, limit=0.1 * budget)
+        return search_bot(pos, plies=None, limit=max(0.01, end - time.perf_counter()))
 
     return {"random": random_bot, "search": search_bot, "perfect": perfect_bot}[name]
 

@@ -91,3 +91,17 @@ def test_book_holds_with_the_draw_certificate():
     pos = Position(b, 0, 0, b.opening_cells("tournament"))
     cell, kind = book_move(pos)
     assert kind == "hold" and cell in b.opening_cells("tournament")
+
+
+def test_perfect_bot_keeps_each_opening_apart():
+    """One perfect bot on two openings of the same board: its first counter obeys each opening
+    (it once reused the solver of the first opening for the second)."""
+    from tanglekit.games.qango import Position, load_board
+    from tanglekit.solver.qango_bots import make_bot
+
+    b = load_board("6")
+    bot = make_bot("perfect")
+    assert bot(Position(b)) in b.cells
+    for opening in ("castle", "tournament"):
+        allowed = b.opening_cells(opening)
+        assert bot(Position(b, 0, 0, allowed)) in allowed, opening
