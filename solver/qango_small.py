@@ -385,15 +385,23 @@ class SmallSolver(MoveChoice):
             for r in range(1, remaining + 1):
                 if r % 2 == 1:
                     if self.wins(me, opp, r):
+                        self._unlimited()
                         return self._result("win", self._win_move(me, opp, r), r, t0)
                 elif self.loses(me, opp, r):
+                    self._unlimited()
                     return self._result("loss", self._delay_move(me, opp, r), r, t0)
                 done = r
         except _Timeout:
             res = self._result("unknown", None, None, t0)
             res.depth_reached = done
             return res
+        self._unlimited()
         return self._result("draw", self._draw_move(me, opp, remaining), remaining, t0)
+
+    def _unlimited(self) -> None:
+        """No deadline or node limit for choosing the move of a position already solved."""
+        self.deadline = float("inf")
+        self.node_limit = 0
 
     def _result(self, value, move, plies, t0) -> SolveResult:
         return SolveResult(value, move, plies, self.nodes, time.perf_counter() - t0, self.board)

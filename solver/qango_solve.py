@@ -169,8 +169,10 @@ class QangoSolver(MoveChoice):
             for r in range(1, horizon + 1):
                 if r % 2 == 1:
                     if self.wins(me, opp, r):
+                        self._unlimited()
                         return self._result("win", self._win_move(me, opp, r), r, t0)
                 elif self.loses(me, opp, r):
+                    self._unlimited()
                     return self._result("loss", self._delay_move(me, opp, r), r, t0)
                 done = r
         except _Timeout:
@@ -181,6 +183,7 @@ class QangoSolver(MoveChoice):
             res = self._result("unknown", None, None, t0)
             res.depth_reached = done
             return res
+        self._unlimited()
         return self._result("draw", self._draw_move(me, opp, remaining), remaining, t0)
 
     def _begin(self, pos: Position, time_limit, node_limit):
@@ -198,6 +201,12 @@ class QangoSolver(MoveChoice):
         if remaining <= 0:
             return t0, me, opp, 0, SolveResult("draw", None, 0, 0, time.perf_counter() - t0, b)
         return t0, me, opp, remaining, None
+
+    def _unlimited(self) -> None:
+        """No deadline or node limit for choosing the move of a position already solved: the value is
+        known and the choice reads mostly the transposition table (a limit must not lose the value)."""
+        self.deadline = float("inf")
+        self.stats[self.K.ST_NODE_LIMIT] = 0
 
     def _result(self, value, move, plies, t0) -> SolveResult:
         return SolveResult(value, move, plies, int(self.stats[self.K.ST_NODES]), time.perf_counter() - t0, self.board)
