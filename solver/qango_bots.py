@@ -64,6 +64,34 @@ def make_bot(name: str, seed: int = 0, think: float = 2.0):
         safe = [m for m in moves if not s.wins(opp, me | 1 << m, 3)] or moves
         return max(safe, key=lambda m: (_score(pos, m, me, opp), rng.random()))
 
+    def resist(pos: Position, end: float) -> int:
+        """The move that puts off the opponent's win longest, as far as the time shows: an immediate
+        win, else of the moves after which the opponent has no win within r plies, r = 1, 3, 5, ...
+        (deepened while time is left and some move survives), the best by the pattern score."""
+        from .qango_solve import _Timeout
+
+        s = solver_for(pos)
+        me, opp = pos.sides()
+        pm = pos.board.pattern_masks
+        moves = pos.legal_moves()
+        for m in moves:
+            if any(q & (me | 1 << m) == q for q in pm):
+                return m
+        alive = moves
+        left = min(pos.board.limit - pos.n_counters, len(moves))
+        r = 1
+        s.stats[:] = 0
+        s.deadline = end
+        try:
+            while r < left and time.perf_counter() < end:
+                keep = [m for m in alive if not s.wins(opp, me | 1 << m, r)]
+                if not keep:
+                    break
+                alive, r = keep, r + 2
+        except _Timeout:
+            pass
+        return max(alive, key=lambda m: (_score(pos, m, me, opp), rng.random()))
+
     def perfect_bot(pos: Position) -> int:
         # within a second (at most ``think``) in all, with room for a first call's set-up (a new
         # solver, a certificate read): each step gets a share of what is left
@@ -71,22 +99,23 @@ def make_bot(name: str, seed: int = 0, think: float = 2.0):
         end = time.perf_counter() + budget
         # 1. the exact search (fastest win, longest defence, a drawing move in a draw)
         s = solver_for(pos)
-        res = s.solve(pos, time_limit=0.45 * budget)
+        res = s.solve(pos, time_limit=0.35 * budget)
         if res.best_move is not None:
             return res.best_move
         # 2. a shipped certificate covering the position: a certified winning or holding move, or
         #    the reply that resists longest (tablebase)
         from .qango_book import book_move
 
-        hit = book_move(pos, deadline=time.perf_counter() + 0.4 * max(0.0, end - time.perf_counter()))
+        hit = book_move(pos, deadline=time.perf_counter() + 0.3 * max(0.0, end - time.perf_counter()))
         if hit is not None:
             return hit[0]
         # 3. df-pn: a proven winning move, or in a drawn position a move after which the opponent
-        #    still cannot force a win (a draw is never turned into a loss); else the search bot
-        res = s.solve(pos, time_limit=max(0.0, 0.75 * (end - time.perf_counter())), method="pns")
+        #    still cannot force a win (a draw is never turned into a loss)
+        res = s.solve(pos, time_limit=max(0.0, 0.5 * (end - time.perf_counter())), method="pns")
         if res.value in ("win", "draw") and res.best_move is not None:
             return res.best_move
-        return search_bot(pos, plies=None, limit=max(0.01, end - time.perf_counter()))
+        # 4. lost or undecided: the move that puts the opponent's win off longest
+        return resist(pos, end)
 
     return {"random": random_bot, "search": search_bot, "perfect": perfect_bot}[name]
 
