@@ -198,7 +198,39 @@ def _last_json(out: str):
         return json.loads(out.strip().splitlines()[-1])
 
 
-@pytest.mark.parametrize("cmd", all_commands(), ids=lambda c: c.id)
+# Commands run only in the slow run (the default run's CPU budget), with the reason; each is still
+# run by this test there. Also slow: a command whose exact text an earlier page or line already
+# runs, when it writes no file (the same command twice checks nothing new).
+SLOW = {
+    "tanglekit demo --out pictures": "the quick start's `tanglekit demo` runs the same demo by default",
+    "tanglekit qango solve empty --board 6 --proof qango6.json":
+        "an 18 k-position certificate (2 s); tests/test_qango*.py write and check smaller ones by default",
+    "tanglekit qango verify-proof qango6.json": "checks the certificate of the command above (2 s)",
+    "tanglekit zinga sheets generate --seed 1 --count 2 --games 0 --attempts 1 --tune 0 --effort 0.5 --svg pads/":
+        "CP-SAT sheet generation (2 s); tests/test_zinga_gen.py generates sets by default",
+    "tanglekit qango board generate --width 6 --height 6 --seed 4 --out myboard.json --svg myboard.svg":
+        "board generation (1.6 s); README's `qango board generate --seed 2` runs by default",
+}
+WRITES = ("--out", "--svg", "--log", "--proof", "--checkpoint", "--save", "--booklet", "--record", ">")
+
+
+def _params() -> list:
+    seen: set[str] = set()
+    out = []
+    for c in all_commands():
+        again = c.text in seen and not any(w in c.text.split() for w in WRITES)
+        seen.add(c.text)
+        slow = c.text in SLOW or again
+        out.append(pytest.param(c, id=c.id, marks=pytest.mark.slow if slow else ()))
+    return out
+
+
+def test_slow_list_names_documented_commands():
+    texts = {c.text for c in all_commands()}
+    assert set(SLOW) <= texts, set(SLOW) - texts
+
+
+@pytest.mark.parametrize("cmd", _params())
 def test_documented_command_runs_as_written(cmd: DocCommand, page_folders, monkeypatch, capsys):
     for start, reason in SKIP.items():
         if cmd.text == start or cmd.text.startswith(start + " "):
