@@ -18,7 +18,7 @@ def _warm_kernels() -> None:
     from .qango_solve import QangoSolver
 
     board = load_board("6")
-    pos = Position(board, x=0b11, o=0b11 << 6)
+    pos = Position(board, x=0b11, o=0b11 << 20)  # X to move completes the triple {0, 1, 6}: decided at once
     s = QangoSolver(board, None, tt_bits=10)
     s.solve(pos, time_limit=1.0)
     s.solve(pos, time_limit=1.0, method="pns")
