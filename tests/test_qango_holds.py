@@ -199,7 +199,7 @@ def _reference_cases():
     board = board_from_json(SMALL)
     rng = random.Random(21)
     small = []
-    for _ in range(14):
+    for _ in range(9):
         p = random_position(board, rng, max_empty=11, tries=2000)
         small.append((p, reference_solve(p, max_empty=11)[0]))
     seven = [(p, reference_solve(p, max_empty=10)[0]) for p in _defended_positions(load_board("7plus"), 6, 4, 10)]

@@ -9,7 +9,7 @@ from tanglekit.games.qango.proof import verify_proof
 from tanglekit.solver.qango_book import book_move
 from tanglekit.solver.qango_table import ROWS, proof_path, solved_table
 
-FAST = {"qango6-standard.json.gz", "qango6-tournament-x00.json.gz"}  # the rest in the slow run
+FAST = {"qango6-standard.json.gz"}  # the rest in the slow run (the v3 kinds: tests/test_qango_holds.py)
 ALL = sorted({r["proof"] for r in ROWS} | {fm["proof"] for r in ROWS for fm in r.get("first_moves") or []})
 
 
@@ -56,7 +56,7 @@ def test_shipped_certificates_verify(name):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", [n for n in ALL if n not in FAST])
 def test_shipped_large_certificates_verify(name):
-    """The other rows: 7 Plus standard, the second QANGO 6 tournament first counter (seconds), QANGO 6
+    """The other rows: 7 Plus standard, the QANGO 6 tournament first counters (seconds), QANGO 6
     castle, both tournament draws, 7 Plus edges, QANGO 7 (1-2 min each)."""
     _check(name)
 
