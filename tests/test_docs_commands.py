@@ -200,7 +200,8 @@ def _last_json(out: str):
 
 # Commands run only in the slow run (the default run's CPU budget), with the reason; each is still
 # run by this test there. Also slow: a command whose exact text an earlier page or line already
-# runs, when it writes no file (the same command twice checks nothing new).
+# runs, when it names no file (the same command twice checks nothing new; one that reads or writes
+# a file may depend on, or feed, the commands of its own page).
 SLOW = {
     "tanglekit demo --out pictures": "the quick start's `tanglekit demo` runs the same demo by default",
     "tanglekit qango solve empty --board 6 --proof qango6.json":
@@ -218,7 +219,10 @@ def _params() -> list:
     seen: set[str] = set()
     out = []
     for c in all_commands():
-        again = c.text in seen and not any(w in c.text.split() for w in WRITES)
+        words = c.text.split()
+        files = any(w in words for w in WRITES) or any(re.search(r"\.(json|jsonl|gz|txt|csv|html|svg)$", w)
+                                                      for w in words)
+        again = c.text in seen and not files  # a command naming a file may depend on its page's earlier ones
         seen.add(c.text)
         slow = c.text in SLOW or again
         out.append(pytest.param(c, id=c.id, marks=pytest.mark.slow if slow else ()))
