@@ -176,10 +176,7 @@ def _tool(tool: str, ec, cap: float):
         import importlib
 
         for mod in ("dlx", "dlx_bitset", "dlx_firstcell"):  # the kernels' modules, imported untimed
-            try:                                           # like the other tools' modules
-                importlib.import_module(f"tanglekit.solver.{mod}")
-            except ImportError:
-                pass
+            importlib.import_module(f"tanglekit.solver.{mod}")  # like the other tools' modules
         from tanglekit.solver.exact_cover import count_solutions, first_solution
 
         kernel = {"tanglekit": "auto", "tanglekit bitset": "bitset", "tanglekit links": "links"}[tool]
