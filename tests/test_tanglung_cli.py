@@ -134,6 +134,9 @@ def test_docs_tanglung_examples_run(tmp_path, monkeypatch):
     cmds = [re.split(r"\s{2,}#", ln)[0].strip() for _, block in blocks for ln in block.splitlines()
             if ln.startswith("tanglekit ")]
     assert len(cmds) >= 12
+    import shutil
+
+    shutil.copytree(Path(__file__).resolve().parent.parent / "examples", tmp_path / "examples")
     monkeypatch.chdir(tmp_path)
     state = next(b for lang, b in blocks if lang == "json")  # the state JSON `analyze state.json` reads
     (tmp_path / "state.json").write_text(state)
