@@ -93,7 +93,6 @@ def best_turn_cmd(
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Stop after S seconds, loading included (0 stops at once)."),
 ) -> None:
     """Best capture chain for the player to move. Example: tanglekit tangle best-turn p.json --json."""
-    import time
 
     from .limits import Deadline, UsageError, check_count
 

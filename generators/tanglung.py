@@ -12,7 +12,6 @@ optimal tour is replayed with the engine and must win in the claimed number of m
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections import Counter
 from dataclasses import dataclass, field

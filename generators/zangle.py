@@ -193,7 +193,7 @@ def resolve_solo(text_or_parsed, deck=None) -> Instance:
 
 def resolve_turn(text_or_parsed, deck=None) -> Instance:
     """The turn-game deal a ``zangle:turn,...`` ID stands for (the deal file as a dict)."""
-    from ..games.zangle.deal import parse_turn_id_params, turn_deal_description, turn_deal_from_description
+    from ..games.zangle.deal import parse_turn_id_params, turn_deal_from_description
     from ..games.zangle.solo_deal import check_id_deck
 
     parsed = split_id(text_or_parsed) if isinstance(text_or_parsed, str) else text_or_parsed

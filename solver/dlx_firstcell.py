@@ -301,7 +301,6 @@ def reference_firstcell_count(n_items: int, options: list[tuple[int, ...]], orde
     if order is not None:
         for k, i in enumerate(order):
             rank[i] = k
-    masks = []
     by_first: dict[int, list[int]] = {}
     for opt in options:
         if not opt:

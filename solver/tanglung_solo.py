@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..errors import RuleError, SolverError
 from ..games.tanglung.cards import EMPTY, ROOSTER, CardSet, default_card_set
@@ -33,6 +34,9 @@ from ..games.tanglung.layout import N_CELLS, Layout, idx, rc
 from ..games.tanglung.moves import solo_move_table
 from ..games.tanglung.rules import TanglungOptions
 from ..games.tanglung.solo import initial_lit
+
+if TYPE_CHECKING:
+    import numpy as np
 
 FMAX = 160  # bucket grid side: f and g stay below this
 PUSH_CAP = 1 << 22

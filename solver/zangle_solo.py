@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from ..errors import FormatError, RuleError, SolverError
+from ..errors import RuleError, SolverError
 
 # The solo deal, its file format and its descriptive ID live in the games layer; the seed form
 # of an ID needs the generator (generators.zangle.load_solo_deal reads every form).

@@ -18,8 +18,12 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hypothesis import strategies as st
+
+if TYPE_CHECKING:
+    import subprocess
 
 # name -> bytes; every one of these must be refused by every reader (not taken as an empty game)
 _CORPUS: dict[str, bytes] = {

@@ -171,7 +171,7 @@ def test_demo_json_lists_each_command_run(tmp_path, monkeypatch):
         ("tanglung", "tanglekit zinga odds")]
     assert all(isinstance(r["seconds"], float) and r["seconds"] >= 0 for r in records)
     assert "$ tanglekit tanglung solo solve CRBF/HDFR/BHFB/RHDC" in p.stdout and "optimal" in p.stdout.lower()
-    assert f"3 commands in " in p.stdout and (tmp_path / "d").is_dir()
+    assert "3 commands in " in p.stdout and (tmp_path / "d").is_dir()
 
 
 # --- one-line errors: usage, output, internal ---------------------------------------------------

@@ -13,7 +13,6 @@ from tanglekit import jsonio
 from tanglekit.errors import FormatError, ShapeError, SolverError
 from tanglekit.generators import executors
 from tanglekit.generators.executors import count_polyforms, count_tiling, map_unordered, run_parts
-from tanglekit.shapes.enumerate import count_polyforms as plain_count
 from tanglekit.shapes.enumerate import reference_count_polyforms, reference_fixed_polyforms
 from tanglekit.shapes.enumerate_split import (
     count_polyforms_split,

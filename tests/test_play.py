@@ -247,7 +247,7 @@ def test_play_zangle_challenge_to_solved():
         st.apply_action(k)
     out = run("play", ZANGLE_ID, stdin="\n".join(["discard"] + moves[:1] + ["undo", "hint"] + moves) + "\n").stdout
     assert "illegal: " in out  # no discard while a Zangle is on the table (voluntary_discard off)
-    assert f"hint: " in out and "the solver's winning line has 11 actions from here" in out
+    assert "hint: " in out and "the solver's winning line has 11 actions from here" in out
     assert f"solved in {len(moves)} actions (the solver's winning line: {len(moves)})" in out
 
 
@@ -276,7 +276,7 @@ def test_play_tangle_puzzle_to_solved():
     r = best_turn(st.engine, "points")
     moves = [st.engine.game.move_text(p) for p in r.placements]
     out = run("play", TANGLE_ID, stdin="hint\n" + "\n".join(moves) + "\n").stdout
-    assert f"hint: " in out and f"(the best turn scores {r.points} points" in out
+    assert "hint: " in out and f"(the best turn scores {r.points} points" in out
     assert f"solved: {r.points} points this turn (best chain: {r.points} points)" in out
 
 

@@ -1,6 +1,5 @@
 """Lattice symmetries, Polyform canonical forms and placements, against properties and brute force."""
 
-import itertools
 import random
 
 import numpy as np

@@ -11,7 +11,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 import pytest
 
@@ -88,8 +88,8 @@ def test_catalog_lists_games_and_generators(base):
 def test_new_redirects_to_a_seed_id(base):
     code, headers, _ = get(base, "/new/tanglung-solo", choice="easy", seed="1")
     assert code == 302 and headers["Location"] == "/play/tanglung:solo,easy%231"
-    code, body = json.loads(get(base, "/new/tanglung-solo", choice="impossible")[2]), None
-    assert "choose one of easy, medium, hard, expert" in code["error"]
+    refused = json.loads(get(base, "/new/tanglung-solo", choice="impossible")[2])
+    assert "choose one of easy, medium, hard, expert" in refused["error"]
 
 
 def test_state_move_undo_hint_round_trip(base):

@@ -91,7 +91,7 @@ def test_default_set_is_valid_and_balanced_by_construction():
     for s in sheets:
         nums = s.numbers()
         assert all(nums.count(n) == (3 if n == 9 else 2) for n in range(1, 13))
-        colours = [c // 12 for c in s.codes]
+        assert sorted(c // 12 for c in s.codes) == sorted(k for k in range(5) for _ in range(5))  # 5 of each
         for line in s.lines():
             assert sorted(c // 12 for c in line) == [0, 1, 2, 3, 4]  # every colour once per line
     assert len({frozenset(s.codes) for s in sheets}) == 1  # same 25 cells, different places

@@ -13,7 +13,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import replace
 
-from ..errors import FormatError, RuleError, TanglekitError
+from ..errors import RuleError, TanglekitError
 
 MAX_MOVES = 5000  # longest move list a URL may carry
 ID_PREFIXES = ("tanglung", "zangle", "qango", "tangle")  # the IDs resolve_start reads

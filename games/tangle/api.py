@@ -10,7 +10,7 @@ lead, -1 for the others.
 
 from __future__ import annotations
 
-from ...errors import FormatError, RuleError
+from ...errors import RuleError
 from ..api import TERMINAL, EngineState, Game, replay_from_json, split_params
 from .board import Board, PieceSet
 from .engine import PASS, TangleState, cached_game, load_state

@@ -58,7 +58,7 @@ CHALLENGE_FORMAT = register_format(
 
 
 def _state_model():
-    from typing import List, Literal, Optional, Union
+    from typing import Literal, Optional, Union
 
     from pydantic import BaseModel, ConfigDict, Field, conint, conlist
 

@@ -14,7 +14,7 @@ down cards are hidden information (``observation_string``).
 from __future__ import annotations
 
 from ...errors import FormatError, RuleError, TanglekitError
-from ..api import TERMINAL, EngineState, Game, replay_from_json, split_params
+from ..api import EngineState, Game, replay_from_json, split_params
 from .cards import Card, Deck, default_deck, load_deck
 from .engine import Action, GameState
 from .rules import ZangleOptions

@@ -12,11 +12,31 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import FormatError
-from ...jsonio import expect_format, plain_int, plain_keys, plain_text, register_format, short, tagged, validate
-from .cards import MAX_DECK, Card, Deck, colour_for, default_deck, load_document, shape_from_cells
+from ...jsonio import (
+    expect_format,
+    plain_int,
+    plain_keys,
+    plain_text,
+    register_format,
+    short,
+    tagged,
+    validate,
+)
+from .cards import (
+    MAX_DECK,
+    Card,
+    Deck,
+    colour_for,
+    default_deck,
+    load_document,
+    shape_from_cells,
+)
+
+if TYPE_CHECKING:
+    from .rules import ZangleOptions
 
 PLACES = ("middle", "own")
 _LIST_KEYS = ("middle", "own", "middle_pile", "own_pile", "discard")
@@ -54,7 +74,14 @@ def _deal_model():
     """The pydantic schema of a deal file (built on first use: pydantic loads only then)."""
     from typing import Annotated, Optional
 
-    from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr
+    from pydantic import (
+        BaseModel,
+        BeforeValidator,
+        ConfigDict,
+        Field,
+        StrictInt,
+        StrictStr,
+    )
 
     CardModel = Annotated[Any, BeforeValidator(_card_ref)]
 
@@ -311,7 +338,7 @@ def turn_id_params(players: int, properties=(), options=None, deck=None) -> str:
     return ",".join(parts)
 
 
-def parse_turn_id_params(parsed) -> tuple[int, tuple[str, ...], "ZangleOptions", str | None]:
+def parse_turn_id_params(parsed) -> tuple[int, tuple[str, ...], ZangleOptions, str | None]:
     """(players, property words, options, deck name or None) of a parsed ``zangle:turn`` ID."""
     from .rules import ZangleOptions
 

@@ -126,7 +126,7 @@ class ZingaState(EngineState):
         return [(DIE + d, 1 / 6) for d in range(1, 7)]
 
     def _legal(self) -> list[int]:
-        t, g = self.engine, self.engine.game
+        g = self.engine.game
         p = self._deciding()
         if p == CHANCE:
             return [DIE + d for d in range(1, 7)]
