@@ -62,8 +62,32 @@ class _Budget(Exception):
 
 
 class MoveChoice:
-    """The move a solved position calls for, shared by both QANGO solvers: they supply ``moves``,
-    ``move_wins``, ``wins`` and ``_loss_order`` (blocks of the opponent's threats first)."""
+    """Iterative deepening and the move a solved position calls for, shared by both QANGO solvers:
+    they supply ``moves``, ``move_wins``, ``wins``, ``loses``, ``_loss_order`` (blocks of the
+    opponent's threats first), ``_unlimited`` and ``_result``."""
+
+    def _deepen(self, me, opp, remaining: int, horizon: int, t0: float) -> SolveResult:
+        """Exact value by r = 1, 2, ... plies up to ``horizon`` (a win at odd r, a loss at even r;
+        a draw when none within all ``remaining`` plies); unknown on a timeout or a short horizon."""
+        done, stopped = 0, False
+        try:
+            for r in range(1, horizon + 1):
+                if r % 2 == 1:
+                    if self.wins(me, opp, r):
+                        self._unlimited()
+                        return self._result("win", self._win_move(me, opp, r), r, t0)
+                elif self.loses(me, opp, r):
+                    self._unlimited()
+                    return self._result("loss", self._delay_move(me, opp, r), r, t0)
+                done = r
+        except _Timeout:
+            stopped = True
+        if stopped or horizon < remaining:
+            res = self._result("unknown", None, None, t0)
+            res.depth_reached = done
+            return res
+        self._unlimited()
+        return self._result("draw", self._draw_move(me, opp, remaining), remaining, t0)
 
     def _win_move(self, me, opp, r) -> int:
         for c in self.moves(me, opp):
@@ -380,23 +404,7 @@ class SmallSolver(MoveChoice):
         remaining = min(b.limit - _popcount(me | opp), _popcount(b.mask & ~(me | opp)))
         if remaining <= 0:
             return SolveResult("draw", None, 0, 0, time.perf_counter() - t0, b)
-        done = 0
-        try:
-            for r in range(1, remaining + 1):
-                if r % 2 == 1:
-                    if self.wins(me, opp, r):
-                        self._unlimited()
-                        return self._result("win", self._win_move(me, opp, r), r, t0)
-                elif self.loses(me, opp, r):
-                    self._unlimited()
-                    return self._result("loss", self._delay_move(me, opp, r), r, t0)
-                done = r
-        except _Timeout:
-            res = self._result("unknown", None, None, t0)
-            res.depth_reached = done
-            return res
-        self._unlimited()
-        return self._result("draw", self._draw_move(me, opp, remaining), remaining, t0)
+        return self._deepen(me, opp, remaining, remaining, t0)
 
     def _unlimited(self) -> None:
         """No deadline or node limit for choosing the move of a position already solved."""

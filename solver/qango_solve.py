@@ -164,27 +164,7 @@ class QangoSolver(MoveChoice):
         if over is not None:
             return over
         horizon = remaining if max_plies is None else min(remaining, max_plies)
-        done = 0
-        try:
-            for r in range(1, horizon + 1):
-                if r % 2 == 1:
-                    if self.wins(me, opp, r):
-                        self._unlimited()
-                        return self._result("win", self._win_move(me, opp, r), r, t0)
-                elif self.loses(me, opp, r):
-                    self._unlimited()
-                    return self._result("loss", self._delay_move(me, opp, r), r, t0)
-                done = r
-        except _Timeout:
-            res = self._result("unknown", None, None, t0)
-            res.depth_reached = done
-            return res
-        if horizon < remaining:
-            res = self._result("unknown", None, None, t0)
-            res.depth_reached = done
-            return res
-        self._unlimited()
-        return self._result("draw", self._draw_move(me, opp, remaining), remaining, t0)
+        return self._deepen(me, opp, remaining, horizon, t0)
 
     def _begin(self, pos: Position, time_limit, node_limit):
         """Reset counters and deadline for one solve; (t0, me, opp, plies left, result if the
