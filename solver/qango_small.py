@@ -33,6 +33,17 @@ U2 = 0xC2B2AE3D27D4EB4F
 AUTO_ID_NODES = 20_000_000  # qango_solve.AUTO_ID_NODES
 SMALL_EMPTY = 16  # positions with more empty cells go to the kernels at once
 SMALL_NODES = 3_000  # nodes a plain solve may take (about 0.1 s of CPU) before the kernel takes over
+TT_START_BITS = 16  # the bounded search's table starts at 2^16 slots and grows with the search
+
+
+def grown_table_bits(bits: int, max_bits: int, nodes: int) -> int:
+    """The table size (log2) for the next deepening iteration: unchanged while the search so far
+    (``nodes``) has used under an eighth of it, else about 32 slots per node searched so far (the
+    next iteration usually costs several times the ones before), at least 4 times larger, at most
+    2^max_bits. A small solve then never fills (and pays for) the full table."""
+    if bits >= max_bits or nodes <= (1 << bits) >> 3:
+        return bits
+    return min(max_bits, max(bits + 2, (nodes * 32).bit_length()))
 
 
 @dataclass
@@ -72,6 +83,9 @@ class MoveChoice:
         done, stopped = 0, False
         try:
             for r in range(1, horizon + 1):
+                bits = grown_table_bits(self.table_bits, self.tt_bits, self._nodes_so_far())
+                if bits != self.table_bits:
+                    self._resize_table(bits)  # empty, between iterations: results stay exact
                 if r % 2 == 1:
                     if self.wins(me, opp, r):
                         self._unlimited()
@@ -127,7 +141,9 @@ class SmallSolver(MoveChoice):
         self.first = sum(1 << c for c in cells)
         self.limit = board.limit
         self.ncells = board.n_cells
-        self.tmask = (1 << tt_bits) - 1
+        self.tt_bits = tt_bits
+        self.table_bits = min(tt_bits, TT_START_BITS)
+        self.tmask = (1 << self.table_bits) - 1
         perms = board.symmetries if use_symmetry else board.symmetries[:1]
         self.perm = [list(p) for p in perms]
         self.inv = []
@@ -410,6 +426,15 @@ class SmallSolver(MoveChoice):
         """No deadline or node limit for choosing the move of a position already solved."""
         self.deadline = float("inf")
         self.node_limit = 0
+
+    def _nodes_so_far(self) -> int:
+        return self.nodes
+
+    def _resize_table(self, bits: int) -> None:
+        """The kernel's table growth (``grown_table_bits``), kept in step: the same slots after it."""
+        self.table_bits = bits
+        self.tmask = (1 << bits) - 1
+        self.tt.clear()
 
     def _result(self, value, move, plies, t0) -> SolveResult:
         return SolveResult(value, move, plies, self.nodes, time.perf_counter() - t0, self.board)

@@ -15,7 +15,7 @@ import numpy as np
 from ..errors import SolverError
 from ..games.qango.board import Board
 from ..games.qango.position import Position, popcount
-from .qango_small import MoveChoice, SolveResult, _Timeout
+from .qango_small import TT_START_BITS, MoveChoice, SolveResult, _Timeout
 
 AUTO_ID_NODES = 20_000_000  # iterative-deepening budget of method "auto" before df-pn takes over
 
@@ -42,7 +42,8 @@ class QangoSolver(MoveChoice):
         self.first = np.int64(sum(1 << c for c in cells))
         self.limit = board.limit
         self.ncells = board.n_cells
-        self.tt_bits = tt_bits
+        self.tt_bits = tt_bits  # the bounded-search table's largest size (log2)
+        self.table_bits = min(tt_bits, TT_START_BITS)  # its size now: grown by MoveChoice._deepen
         perms = board.symmetries if use_symmetry else board.symmetries[:1]
         symtab, perm, inv = K.symmetry_tables(perms, board.n_cells)
         self.sym_n = sym_counters
@@ -72,10 +73,17 @@ class QangoSolver(MoveChoice):
         if self._tt is None:
             from ..kernelargs import kernel_bundle
 
-            size = 1 << self.tt_bits
+            size = 1 << self.table_bits
             self._tt = kernel_bundle(self.K.IdTable, tt_a=np.full(size, -1), tt_b=np.full(size, -1),
                                      tt_w=np.full(size, self.K.NO_WIN), shapes={"tt_n": size}, tt_m=np.full(size, -1))
         return self._tt
+
+    def _nodes_so_far(self) -> int:
+        return int(self.stats[self.K.ST_NODES])
+
+    def _resize_table(self, bits: int) -> None:
+        self.table_bits = bits
+        self._tt = None  # allocated empty at the new size on next use
 
     tt_a = property(lambda self: self._tables().tt_a)
     tt_w = property(lambda self: self._tables().tt_w)
