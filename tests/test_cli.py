@@ -155,6 +155,32 @@ def test_demo_runs_every_step(tmp_path):
         ET.parse(svg)
 
 
+def test_demo_steps_are_valid_commands(tmp_path):
+    """The default run's check of the demo (which runs in full, about 8 s of CPU, in the slow run:
+    the README's `tanglekit demo` in tests/test_docs_commands.py and the test above): every step
+    parses as a tanglekit command (subcommands, options, argument types, input files), covers
+    every game, and writes its pictures into the demo's folder."""
+    from tanglekit.cli import app
+    from tanglekit.cli_common import click_command
+    from tanglekit.cli_demo import demo_steps
+
+    steps = demo_steps(tmp_path, 1)
+    assert [area for area, _ in steps] == ["shapes", "tile", "zangle", "tanglung", "qango", "zinga", "tangle"]
+    for _, argvs in steps:
+        for argv in argvs:
+            cmd, args, names = click_command(app), list(argv), []
+            ctx = cmd.make_context("tanglekit", args)
+            while hasattr(cmd, "resolve_command"):  # a group: down to the leaf command, each level's options parsed
+                name, cmd, rest = cmd.resolve_command(ctx, [*ctx._protected_args, *ctx.args])
+                names.append(name)
+                ctx = cmd.make_context(name, rest, parent=ctx)
+            assert not ctx.args, (argv, ctx.args)
+            assert names == argv[: len(names)]
+            for flag in ("--svg", "--proof"):
+                if flag in argv:
+                    assert Path(argv[argv.index(flag) + 1]).is_relative_to(tmp_path), argv
+
+
 def test_demo_json_lists_each_command_run(tmp_path, monkeypatch):
     """`demo --json` ends with one record per command run, in order (two cheap steps stand in
     for the demo's; the real steps run in tests/test_docs_commands.py)."""

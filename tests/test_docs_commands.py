@@ -190,6 +190,12 @@ def _run(argv: list[str], monkeypatch, capsys) -> tuple[int, str, str]:
     return code, out, err
 
 
+def _serial_map(fn, tasks, workers):
+    """``executors._map_local`` with one worker, whatever ``--workers`` asks for."""
+    for t in tasks:
+        yield fn(t)
+
+
 def _last_json(out: str):
     """The JSON document a command printed: all of stdout, or its last line."""
     try:
@@ -203,6 +209,8 @@ def _last_json(out: str):
 # runs, when it names no file (the same command twice checks nothing new; one that reads or writes
 # a file may depend on, or feed, the commands of its own page).
 SLOW = {
+    "tanglekit demo": "15 commands (8 s); tests/test_cli.py checks by default that each step is a valid "
+                      "command, and the commands themselves run in the docs' examples",
     "tanglekit demo --out pictures": "the quick start's `tanglekit demo` runs the same demo by default",
     "tanglekit qango solve empty --board 6 --proof qango6.json":
         "an 18 k-position certificate (2 s); tests/test_qango*.py write and check smaller ones by default",
@@ -210,7 +218,19 @@ SLOW = {
     "tanglekit zinga sheets generate --seed 1 --count 2 --games 0 --attempts 1 --tune 0 --effort 0.5 --svg pads/":
         "CP-SAT sheet generation (2 s); tests/test_zinga_gen.py generates sets by default",
     "tanglekit qango board generate --width 6 --height 6 --seed 4 --out myboard.json --svg myboard.svg":
-        "board generation (1.6 s); README's `qango board generate --seed 2` runs by default",
+        "board generation and its empty-board solve (2 s); tests/test_qango_solver.py generates boards by default",
+    "tanglekit qango board generate --width 6 --height 6 --seed 2 --svg b.svg":
+        "board generation and its empty-board solve (2 s); tests/test_qango_solver.py generates boards and solves "
+        "the empty QANGO 6 by default",
+    "tanglekit tanglung census --workers 2 --checkpoint census-full.json --time-limit 1 --json":
+        "runs to its 1 s time limit (2.5 s with start-up); tests/test_tanglung_cli.py runs `census --checkpoint "
+        "--json` on a sample and tests/test_executors.py checks that a time limit keeps the checkpoint",
+    "tanglekit tile --region rect:10x6 --pieces pentominoes --count --executor local --checkpoint p6x10.json":
+        "the README's 10x6 count again, through the executor (1.5 s); tests/test_executors.py runs "
+        "`tile --count --executor local --checkpoint` on 5x4 by default",
+    "tanglekit zinga analyze default --json":
+        "the README's `zinga analyze default` runs by default and tests/test_zinga_cli.py checks `analyze default "
+        "--json` (1.4 s)",
 }
 WRITES = ("--out", "--svg", "--log", "--proof", "--checkpoint", "--save", "--booklet", "--record", ">")
 
@@ -248,6 +268,10 @@ def test_documented_command_runs_as_written(cmd: DocCommand, page_folders, monke
                 monkeypatch.setitem(sys.modules, module, None)
     monkeypatch.chdir(page_folders(cmd.page))
     monkeypatch.setenv("COLUMNS", "100")
+    # worker pools run in this process: the commands' options and output are what this test checks;
+    # tests/test_executors.py checks that pools give the serial answers
+    monkeypatch.setattr("tanglekit.solver.parallel.default_workers", lambda: 1)
+    monkeypatch.setattr("tanglekit.generators.executors._map_local", _serial_map)
     for argv in cmd.argvs():
         target = None
         if len(argv) >= 2 and argv[-2] == ">":  # `... > FILE`: stdout into a file, as a shell would

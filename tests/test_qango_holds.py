@@ -175,11 +175,13 @@ def test_holds_rejects_what_does_not_hold():
         holds(q, "X", [[0, 6]])
 
 
-@pytest.mark.parametrize("hold,prune", [(0, False), pytest.param(64, False, marks=pytest.mark.slow),
-                                        pytest.param(0, True, marks=pytest.mark.slow), (64, True)])
-def test_pns_features_match_reference(hold, prune):
-    """df-pn with the holds test and dead-cell pruning on or off: values equal the reference."""
-    small, seven = _reference_cases()
+@pytest.mark.parametrize("hold,prune,seven_empty", [
+    (0, False, 9), (64, True, 9),
+    *(pytest.param(h, p, 10, marks=pytest.mark.slow) for h, p in ((0, False), (64, False), (0, True), (64, True)))])
+def test_pns_features_match_reference(hold, prune, seven_empty):
+    """df-pn with the holds test and dead-cell pruning on or off: values equal the reference (the
+    QANGO 7 Plus positions with 9 empty cells by default, 10 in the slow run: 4 s of reference)."""
+    small, seven = _reference_cases(seven_empty)
     s = QangoSolver(small[0][0].board, None, tt_bits=14)
     s.hold_budget, s.prune = hold, prune
     for p, ref in small:
@@ -192,8 +194,9 @@ def test_pns_features_match_reference(hold, prune):
 
 
 @functools.cache
-def _reference_cases():
-    """(position, reference value) on the small board and on QANGO 7 Plus, solved once per run."""
+def _reference_cases(seven_empty: int):
+    """(position, reference value) on the small board and on QANGO 7 Plus (positions with
+    ``seven_empty`` empty cells at most), solved once per run."""
     from tanglekit.generators.qango import random_position
 
     board = board_from_json(SMALL)
@@ -202,7 +205,8 @@ def _reference_cases():
     for _ in range(9):
         p = random_position(board, rng, max_empty=11, tries=2000)
         small.append((p, reference_solve(p, max_empty=11)[0]))
-    seven = [(p, reference_solve(p, max_empty=10)[0]) for p in _defended_positions(load_board("7plus"), 6, 4, 10)]
+    seven = [(p, reference_solve(p, max_empty=seven_empty)[0])
+             for p in _defended_positions(load_board("7plus"), 6, 4, seven_empty)]
     return small, seven
 
 

@@ -230,7 +230,7 @@ def test_prove_split_matches_prove():
     board = load_board("6")
     rng = random.Random(31)
     answers = set()
-    for _ in range(4):
+    for _ in range(2):
         p = random_position(board, rng, max_empty=22, min_counters=12, quiet=True)
         me, opp = p.sides()
         for atm in (True, False):

@@ -191,7 +191,7 @@ def test_merge_ties_do_not_depend_on_order():
 
 def test_census_sample_exact_figures():
     """A seeded sample: summary from the batch path equals the reference path chunk by chunk."""
-    s = census(sample=60, seed=11, chunk=25)
+    s = census(sample=60, seed=11, chunk=25, workers=1)  # one process: tests/test_executors.py checks pools
     ref = {}
     rng = random.Random(11)
     total = count_standard_layouts()

@@ -67,17 +67,17 @@ def test_svg_has_cards_and_path():
 
 def test_census_sample_with_checkpoint(tmp_path):
     cp = tmp_path / "census.json"
-    s1 = census(sample=12, seed=4, checkpoint=cp, chunk=5)
+    s1 = census(sample=12, seed=4, checkpoint=cp, chunk=5, workers=1)  # pools: tests/test_executors.py
     assert s1["layouts"] == sum(v for v in s1["moves"].values())
     assert s1["layouts"] == sum(s1["tour_bins"].values()) + s1["unsolvable"]
     saved = json.loads(cp.read_text())
     assert len(saved["done"]) == s1["chunks"]
     # resuming does no new work and gives the same summary
     calls = []
-    s2 = census(sample=12, seed=4, checkpoint=cp, chunk=5, on_progress=lambda d, t: calls.append(d))
+    s2 = census(sample=12, seed=4, checkpoint=cp, chunk=5, workers=1, on_progress=lambda d, t: calls.append(d))
     assert s2 == s1 and calls == [s1["chunks"]]
     with pytest.raises(FormatError, match="different census setup"):
-        census(sample=13, seed=4, checkpoint=cp, chunk=5)
+        census(sample=13, seed=4, checkpoint=cp, chunk=5, workers=1)
 
 
 def test_census_counts_match_direct_solves():

@@ -46,7 +46,10 @@ def driver():
     opts.binary_location = CHROMIUM
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", "--window-size=1280,1000", f"--user-data-dir={profile}"):
+                 "--disable-dev-shm-usage", "--window-size=1280,1000", f"--user-data-dir={profile}",
+                 # fewer helper processes and background work: the browser's CPU is most of these tests'
+                 "--disable-extensions", "--mute-audio", "--disable-site-isolation-trials", "--renderer-process-limit=1",
+                 "--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication"):
         opts.add_argument(flag)
     d = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
     yield d
@@ -179,6 +182,8 @@ def test_zangle_hint_selects_the_cards_and_undo(driver, base):
     _wait_log(driver, 0)
 
 
+@pytest.mark.slow  # some 40 clicks (4 s, most of it the browser's CPU); tests/test_web_api.py checks the
+# Zangle deal check over HTTP and test_check_tanglung_layout_built_by_clicking the check page by default
 def test_check_zangle_deal_built_by_clicking(driver, base):
     from tanglekit.solver.zangle_solo import SoloDeal
     from tanglekit.web.session import cached_start

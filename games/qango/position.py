@@ -7,6 +7,7 @@ X (White) moves first; the side to move follows from the counter counts.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from ...errors import FormatError, RuleError
 from ...jsonio import check_text_arg, register_format, short, tagged, validate
@@ -118,7 +119,10 @@ def wins_mask(board: Board, side: int) -> list[int]:
 
 
 def has_win(board: Board, side: int) -> bool:
-    return any(p & side == p for p in board.pattern_masks)
+    for p in board.pattern_masks:  # a plain loop: about twice as fast as any() over a generator
+        if p & side == p:
+            return True
+    return False
 
 
 @dataclass(frozen=True, eq=False)
@@ -154,6 +158,11 @@ class Position:
         return self.board.mask & ~(self.x | self.o)
 
     def winner(self) -> str | None:
+        return self._winner
+
+    @cached_property
+    def _winner(self) -> str | None:
+        # once per position: play, is_over, legal_moves and the searches over positions all ask
         if has_win(self.board, self.x):
             return "X"
         if has_win(self.board, self.o):
@@ -196,8 +205,8 @@ class Position:
             raise RuleError(f"illegal move {cell} (row {r}, col {c}): not a free cell the rules allow")
         bit = 1 << cell
         if self.to_move == "X":
-            return replace(self, x=self.x | bit)
-        return replace(self, o=self.o | bit)
+            return Position(self.board, self.x | bit, self.o, self.allowed_first)
+        return Position(self.board, self.x, self.o | bit, self.allowed_first)
 
     # --- text forms ----------------------------------------------------------------------------
     def to_text(self, sep: str = "/") -> str:
