@@ -451,6 +451,17 @@ def _opening_of(pos: Position) -> str:
     return "custom"
 
 
+def _completing_cells(pats, side: int, other: int) -> int:
+    """Mask of the empty cells that would complete a pattern of ``side`` (one cell short, not blocked)."""
+    cells = 0
+    for q in pats:
+        if not q & other:
+            rest = q & ~side
+            if rest and not rest & (rest - 1):
+                cells |= rest
+    return cells
+
+
 def _playout(board: Board, rng: random.Random, n_counters: int, allowed=None) -> Position | None:
     """Random game prefix with forced blocks respected and no immediate win left on the board."""
     p = Position(board, 0, 0, allowed)
@@ -460,11 +471,12 @@ def _playout(board: Board, rng: random.Random, n_counters: int, allowed=None) ->
         moves = p.legal_moves()
         if not moves:
             return None
-        threats = [m for m in moves if any(q & (opp | 1 << m) == q for q in pats)]
-        safe = [m for m in moves if not any(q & (me | 1 << m) == q for q in pats)]
+        mine, theirs = _completing_cells(pats, me, opp), _completing_cells(pats, opp, me)
+        threats = [m for m in moves if theirs >> m & 1]
+        safe = [m for m in moves if not mine >> m & 1]
         if threats:
             m = rng.choice(threats)
-            if not any(q & (me | 1 << m) == q for q in pats):
+            if not mine >> m & 1:
                 p = p.play(m)
                 continue
             return None
@@ -665,8 +677,9 @@ def random_position(board: Board, rng: random.Random, max_empty: int = 64, max_l
     for _ in range(tries):
         p, hist = Position(board), []
         while not p.is_over():
-            me = p.x if p.to_move == "X" else p.o
-            ms = [m for m in p.legal_moves() if not has_win(board, me | 1 << m)]
+            me, opp = p.sides()
+            wins = _completing_cells(board.pattern_masks, me, opp)
+            ms = [m for m in p.legal_moves() if not wins >> m & 1]
             if not ms:
                 break
             hist.append(p)
@@ -680,5 +693,10 @@ def random_position(board: Board, rng: random.Random, max_empty: int = 64, max_l
 
 
 def _has_threat(p: Position) -> bool:
-    empty = p.empty_mask()
-    return any(has_win(p.board, side | 1 << c) for side in (p.x, p.o) for c in p.board.cells if empty >> c & 1)
+    """Some side could complete a pattern with one counter on an empty cell."""
+    if not p.empty_mask():
+        return False
+    if p.winner() is not None:
+        return True
+    pats = p.board.pattern_masks
+    return bool(_completing_cells(pats, p.x, p.o) | _completing_cells(pats, p.o, p.x))
