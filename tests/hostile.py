@@ -6,7 +6,7 @@ Use it from a game's fuzz test::
     from hostile import hostile_files, assert_refused, run_cli
     @pytest.mark.parametrize("name", HOSTILE_NAMES)
     def test_solve_refuses(name, tmp_path):
-        path = hostile_files(tmp_path)[name]
+        path = hostile_files()[name]
         assert_refused(["zangle", "solo", "solve", str(path)], tmp_path)
 """
 
@@ -60,20 +60,26 @@ _CORPUS: dict[str, bytes] = {
 HOSTILE_NAMES = sorted(_CORPUS)
 
 
-def hostile_files(folder: Path) -> dict[str, Path]:
-    """Write the corpus into ``folder/hostile/`` (once) and return name -> path; also
-    ``folder_path`` (a folder) and ``missing`` (a path that does not exist)."""
-    root = Path(folder) / "hostile"
-    root.mkdir(parents=True, exist_ok=True)
-    out = {}
-    for name, data in _CORPUS.items():
-        p = root / f"{name}.json"
-        if not p.exists():
-            p.write_bytes(data)
-        out[name] = p
-    out["folder_path"] = root
-    out["missing"] = root / "does-not-exist.json"
-    return out
+_FILES: dict[str, Path] = {}
+
+
+def hostile_files() -> dict[str, Path]:
+    """The corpus as files: name -> path, plus ``folder_path`` (a folder) and ``missing`` (a path
+    that does not exist). Written once per test process into a temporary folder removed at exit
+    (readers only read them; a copy per test would cost 27 files each)."""
+    if not _FILES:
+        import atexit
+        import shutil
+        import tempfile
+
+        root = Path(tempfile.mkdtemp(prefix="tanglekit-hostile-"))
+        atexit.register(shutil.rmtree, root, True)
+        for name, data in _CORPUS.items():
+            (root / f"{name}.json").write_bytes(data)
+            _FILES[name] = root / f"{name}.json"
+        _FILES["folder_path"] = root
+        _FILES["missing"] = root / "does-not-exist.json"
+    return dict(_FILES)
 
 
 def run_cli(args: list[str], cwd: Path | None = None, stdin: str = "") -> tuple[int, str, str]:
@@ -120,24 +126,31 @@ def _snapshot(folder: Path) -> set[str]:
 
 def assert_refused(args: list[str], folder: Path | None = None, stdin: str = "") -> str:
     """The command must refuse: exit 2, exactly one line on stderr (no traceback), nothing on
-    stdout, and no new file in ``folder``. Returns the message."""
-    before = _snapshot(folder) if folder else set()
+    stdout, and no new file in ``folder`` or beside the corpus files. Returns the message."""
+    corpus = _FILES.get("folder_path")  # nothing may be written beside an input file either
+    before = (_snapshot(folder) if folder else set(), _snapshot(corpus))
     code, out, err = run_cli(args, cwd=folder, stdin=stdin)
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert code == 2, (args, code, out[-500:], err[-1500:])
     assert len(lines) == 1, (args, err[-1500:])
     assert "Traceback" not in err and len(lines[0]) <= 400, (args, err[-1500:])
     assert not out.strip(), (args, out[-500:])
-    if folder:
-        assert _snapshot(folder) == before, (args, _snapshot(folder) - before)
+    after = (_snapshot(folder) if folder else set(), _snapshot(corpus))
+    assert after == before, (args, after[0] - before[0], after[1] - before[1])
     return lines[0]
 
 
 # Hypothesis strategies -----------------------------------------------------------------------
+def _json_containers(children):
+    # a named function: hypothesis reads a lambda's source to check that it recurses, and cannot
+    # when the lambda sits inside a call spread over several lines
+    return st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5)
+
+
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(10**30), 10**30) | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5),
+    _json_containers,
     max_leaves=25,
 )
 """Arbitrary JSON documents (to write into a file a reader must refuse or accept cleanly)."""

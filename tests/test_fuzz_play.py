@@ -18,8 +18,8 @@ TANGLUNG_ID = "tanglung:solo,easy:RHHC/FRBF/FBBD/CHRD"
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory):
-    return hostile_files(tmp_path_factory.mktemp("fuzz_play"))
+def corpus():
+    return hostile_files()
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +34,7 @@ def good_log(tmp_path_factory):
 
 @pytest.mark.parametrize("name", HOSTILE_NAMES + ["folder_path", "missing"])
 def test_replay_and_play_refuse_hostile_files(corpus, name):
-    folder = corpus["folder_path"].parent
+    folder = corpus["folder_path"]
     assert_refused(["replay", str(corpus[name])], folder)
     if name != "folder_path":
         assert_refused(["play", str(corpus[name]), "--bots", "random"], folder)

@@ -49,7 +49,7 @@ def _corpus_cases():
 
 @pytest.mark.parametrize("cmd,name", _corpus_cases())
 def test_hostile_files_refused(cmd, name, tmp_path):
-    path = hostile_files(tmp_path)[name]
+    path = hostile_files()[name]
     assert_refused(_fill(cmd, path), tmp_path)
 
 

@@ -22,14 +22,14 @@ FUZZ = settings(max_examples=examples(20), deadline=None, suppress_health_check=
 
 @pytest.mark.parametrize("name", HOSTILE_NAMES + ["folder_path", "missing"])
 def test_tile_refuses_the_corpus_as_region_and_pieces(name, tmp_path):
-    path = hostile_files(tmp_path)[name]
+    path = hostile_files()[name]
     assert_refused(["tile", "--region", str(path), "--pieces", "dominoes", "--svg", str(tmp_path / "t.svg")], tmp_path)
     assert_refused(["tile", "--region", "rect:2x2", "--pieces", str(path), "--json"], tmp_path)
 
 
 @pytest.mark.parametrize("name", HOSTILE_NAMES + ["folder_path", "missing"])
 def test_shapes_refuse_the_corpus(name, tmp_path):
-    path = hostile_files(tmp_path)[name]
+    path = hostile_files()[name]
     assert_refused(["shapes", "show", "@" + str(path), "--svg", str(tmp_path / "s.svg")], tmp_path)
     assert_refused(["shapes", "canon", "@" + str(path), "--json"], tmp_path)
 

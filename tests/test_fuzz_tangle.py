@@ -88,20 +88,20 @@ def _bad_states(valid_state) -> dict[str, dict]:
 
 @pytest.mark.parametrize("name", HOSTILE_NAMES + ["folder_path", "missing"])
 def test_best_turn_refuses_the_corpus(name, tmp_path):
-    path = hostile_files(tmp_path)[name]
+    path = hostile_files()[name]
     assert_refused(["tangle", "best-turn", str(path), "--json"], tmp_path)
 
 
 @pytest.mark.parametrize("name", HOSTILE_NAMES)
 def test_puzzle_check_and_play_from_refuse_the_corpus(name, tmp_path):
-    path = hostile_files(tmp_path)[name]
+    path = hostile_files()[name]
     assert_refused(["tangle", "puzzle", "check", str(path)], tmp_path)
     assert_refused(["tangle", "play", "--from", str(path), "--bots", "random", "--json"], tmp_path)
 
 
 @pytest.mark.parametrize("name", HOSTILE_NAMES)
 def test_board_and_piece_files_refuse_the_corpus(name, tmp_path):
-    path = hostile_files(tmp_path)[name]
+    path = hostile_files()[name]
     assert_refused(["tangle", "board", "show", "--board", str(path)], tmp_path)
     assert_refused(["tangle", "board", "show", "--pieces", str(path)], tmp_path)
 

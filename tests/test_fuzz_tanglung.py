@@ -36,8 +36,8 @@ def ok_json(args, folder=None):
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory):
-    return hostile_files(tmp_path_factory.mktemp("fuzz_tanglung"))
+def corpus():
+    return hostile_files()
 
 
 def other_files(folder):
@@ -70,14 +70,14 @@ LAYOUT_COMMANDS = [["tanglung", "solo", "solve"], ["tanglung", "solo", "tour"], 
 
 @pytest.mark.parametrize("name", HOSTILE_NAMES + ["folder_path", "missing"])
 def test_layout_commands_refuse_hostile_files(corpus, name):
-    folder = corpus["folder_path"].parent
+    folder = corpus["folder_path"]
     for cmd in LAYOUT_COMMANDS:
         assert_refused([*cmd, str(corpus[name])], folder)
 
 
 @pytest.mark.parametrize("name", HOSTILE_NAMES + ["folder_path", "missing"])
 def test_analyze_and_cards_refuse_hostile_files(corpus, name):
-    folder = corpus["folder_path"].parent
+    folder = corpus["folder_path"]
     assert_refused(["tanglung", "analyze", str(corpus[name])], folder)
     assert_refused(["tanglung", "solo", "solve", EXAMPLE, "--cards", str(corpus[name])], folder)
 
@@ -329,7 +329,7 @@ def test_zero_limits_answer_unknown():
                                   "future_version", "null_fields", "folder_path"])
 def test_census_refuses_hostile_checkpoints(corpus, name):
     assert_refused(["tanglung", "census", "--sample", "3", "--checkpoint", str(corpus[name])],
-                   corpus["folder_path"].parent)
+                   corpus["folder_path"])
 
 
 def test_human_input_never_breaks_the_session():

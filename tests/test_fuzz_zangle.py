@@ -67,7 +67,7 @@ COMMAND_PARAMS = [c if c in READERS else pytest.param(c, marks=pytest.mark.slow)
 @pytest.mark.parametrize("name", HOSTILE_NAMES + ["folder_path", "missing"])
 @pytest.mark.parametrize("command", COMMAND_PARAMS)
 def test_hostile_corpus_refused(command, name, tmp_path, valid):
-    path = hostile_files(tmp_path)[name]
+    path = hostile_files()[name]
     msg = assert_refused(FILE_COMMANDS[command](str(path), valid), tmp_path)
     assert msg.startswith("error: ")
 

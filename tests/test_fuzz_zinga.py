@@ -30,7 +30,7 @@ def _fill(cmd, f):
 
 @pytest.mark.parametrize("cmd", FILE_COMMANDS, ids=lambda c: "-".join(c[1:3]))
 def test_hostile_files_refused(cmd, tmp_path):
-    files = hostile_files(tmp_path)
+    files = hostile_files()
     for name in HOSTILE_NAMES + ["folder_path", "missing"]:
         assert_refused(_fill(cmd, files[name]), tmp_path)
 
