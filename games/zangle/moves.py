@@ -723,7 +723,9 @@ def batch_zangles(
     while True:
         counts = np.zeros(len(sids), dtype=np.int64)
         best = np.zeros(len(sids), dtype=np.int64)
-        out = kernel_bundle(ZOut, shapes={"t": cap, "m": cap, "d": cap})
+        # written, never read, past ``total``: uninitialised buffers (zeroing cap entries cost more
+        # than the search on large batches)
+        out = kernel_bundle(ZOut, t=np.empty(cap, np.int64), m=np.empty(cap, np.int64), d=np.empty(cap, np.int64))
         total = many(sids, places, table.kernel, counts, best, out)
         if total <= cap:
             return counts, best, out.d[:total], out.t[:total], out.m[:total]
