@@ -26,6 +26,7 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 TANGLUNG_ID = "tanglung:solo,easy#1"
 ZANGLE_ID = "zangle:solo,piles=5,easy#1"
 WAIT = 30
+POLL = 0.1  # seconds between checks of a wait: each check is a few WebDriver round trips (browser CPU)
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +63,7 @@ def _text(d, css: str) -> str:
 
 
 def _wait_text(d, css: str, want: str, timeout: float = WAIT) -> str:
-    WebDriverWait(d, timeout, poll_frequency=0.05).until(lambda dr: want in _text(dr, css))
+    WebDriverWait(d, timeout, poll_frequency=POLL).until(lambda dr: want in _text(dr, css))
     return _text(d, css)
 
 
@@ -71,12 +72,12 @@ def _log_len(d) -> int:
 
 
 def _wait_log(d, n: int) -> None:
-    WebDriverWait(d, WAIT, poll_frequency=0.05).until(lambda dr: _log_len(dr) == n and not _text(dr, "#busy"))
+    WebDriverWait(d, WAIT, poll_frequency=POLL).until(lambda dr: _log_len(dr) == n and not _text(dr, "#busy"))
 
 
 def _open(d, base: str, spec: str) -> None:
     d.get(f"{base}/play/{quote(spec, safe=':,=/')}")
-    WebDriverWait(d, WAIT, poll_frequency=0.05).until(lambda dr: "ID " in _text(dr, "#idline"))
+    WebDriverWait(d, WAIT, poll_frequency=POLL).until(lambda dr: "ID " in _text(dr, "#idline"))
 
 
 def _click_cell(d, cell: int) -> None:
@@ -190,7 +191,7 @@ def test_check_zangle_deal_built_by_clicking(driver, base):
 
     deal = SoloDeal.from_game(cached_start(ZANGLE_ID).state.engine)
     driver.get(f"{base}/check/zangle")
-    WebDriverWait(driver, WAIT, poll_frequency=0.05).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#deck .card"))
+    WebDriverWait(driver, WAIT, poll_frequency=POLL).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#deck .card"))
 
     def put(zone: str, cards) -> None:
         driver.find_element(By.CSS_SELECTOR, f'.zone[data-zone="{zone}"]').click()
@@ -220,18 +221,18 @@ def test_check_tanglung_layout_built_by_clicking(driver, base):
 
     layout = "CRBF/HDFR/BHFB/RHDC"
     driver.get(f"{base}/check/tanglung")
-    WebDriverWait(driver, WAIT, poll_frequency=0.05).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#grid .hot"))
+    WebDriverWait(driver, WAIT, poll_frequency=POLL).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#grid .hot"))
     # the first row typed, the other twelve cards placed by clicking
     box = driver.find_element(By.ID, "layouttext")
     box.clear()
     box.send_keys(layout[:4] + "/..../..../....", Keys.TAB)
-    WebDriverWait(driver, WAIT, poll_frequency=0.05).until(lambda d: "C rooster 1/2" in _text(d, "#palette"))
+    WebDriverWait(driver, WAIT, poll_frequency=POLL).until(lambda d: "C rooster 1/2" in _text(d, "#palette"))
     for i, letter in enumerate(layout.replace("/", "")):
         if i < 4:
             continue
         driver.find_element(By.CSS_SELECTOR, f'#palette button[data-letter="{letter}"]').click()
         driver.find_element(By.CSS_SELECTOR, f'#grid .hot[data-action="{i}"]').click()
-        WebDriverWait(driver, WAIT, poll_frequency=0.05).until(
+        WebDriverWait(driver, WAIT, poll_frequency=POLL).until(
             lambda d, i=i: d.find_element(By.ID, "layouttext").get_attribute("value").replace("/", "")[i] == letter)
     palette = _text(driver, "#palette")
     assert "C rooster 2/2" in palette and "D dragon 2/2" in palette
