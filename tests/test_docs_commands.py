@@ -210,7 +210,7 @@ def _last_json(out: str):
 # a file may depend on, or feed, the commands of its own page).
 SLOW = {
     "tanglekit demo": "15 commands (8 s); tests/test_cli.py checks by default that each step is a valid "
-                      "command, and the commands themselves run in the docs' examples",
+                      "command, and commands of each kind run here as the docs' own examples",
     "tanglekit demo --out pictures": "the quick start's `tanglekit demo` runs the same demo by default",
     "tanglekit qango solve empty --board 6 --proof qango6.json":
         "an 18 k-position certificate (2 s); tests/test_qango*.py write and check smaller ones by default",
