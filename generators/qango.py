@@ -17,7 +17,7 @@ from dataclasses import replace
 from ..errors import FormatError, SolverError
 from ..games.qango.board import (BOARD_ALIASES, BUILTIN_BOARDS, Board, _builtin, board_from_json, board_layout,
                                  board_from_layout, load_board)
-from ..games.qango.position import (POSITION_FORMAT, Position, _same_board, has_win, parse_position, popcount,
+from ..games.qango.position import (POSITION_FORMAT, Position, _same_board, parse_position, popcount,
                                     position_from_json)
 from ..games.qango.puzzle import PUZZLE_FORMAT
 from ..jsonio import (check_text_arg, expect_format, identify, looks_like_json, parse_json_text, read_text_file,
