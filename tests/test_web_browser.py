@@ -143,6 +143,8 @@ def _zangle_line():
     return out
 
 
+@pytest.mark.slow  # the whole winning line clicked (5 s, most of it the browser's CPU); by default the
+# Zangle page is driven by test_zangle_hint_selects_the_cards_and_undo (a Zangle played and undone)
 def test_zangle_challenge_played_to_solved_by_clicking(driver, base):
     line = _zangle_line()
     _open(driver, base, ZANGLE_ID)

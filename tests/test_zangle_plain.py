@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from budget import sweep
 
 from tanglekit.games.zangle import default_deck, moves
 from tanglekit.games.zangle.cards import _deck_model, _quick_deck, free_polyiamonds, make_deck
@@ -82,9 +83,10 @@ def _zangle_ids(n):
     return out
 
 
-def test_plain_solo_search_equals_the_kernel(monkeypatch):
+@pytest.mark.parametrize("n", sweep(35, 70))
+def test_plain_solo_search_equals_the_kernel(monkeypatch, n):
     outcomes = set()
-    for deal, max_states in _zangle_ids(70):
+    for deal, max_states in _zangle_ids(70)[:n]:
         got = {}
         for engine in ("python", "kernel"):
             monkeypatch.setenv("TANGLEKIT_ENGINE", engine)
