@@ -1,7 +1,7 @@
-"""Test set-up: the tests folder is importable (shared harnesses such as ``hostile``), and the
-garbage collector's threshold, and the hypothesis profiles: "fast" (the default run: property tests try 40 % of the examples they were
-written for, see ``budget.examples``) and "thorough" (all of them), chosen with
-``--hypothesis-profile thorough`` or HYPOTHESIS_PROFILE=thorough."""
+"""Test set-up: the tests folder is importable (shared harnesses such as ``hostile``), the
+garbage collector's threshold, and the hypothesis profiles: "fast" (the default run: property
+tests try 40 % of the examples they were written for, see ``budget.examples``) and "thorough"
+(all of them), chosen with ``--hypothesis-profile thorough`` or HYPOTHESIS_PROFILE=thorough."""
 
 import gc
 import os
