@@ -17,8 +17,8 @@ from dataclasses import replace
 from ..errors import FormatError, SolverError
 from ..games.qango.board import (BOARD_ALIASES, BUILTIN_BOARDS, Board, _builtin, board_from_json, board_layout,
                                  board_from_layout, load_board)
-from ..games.qango.position import (POSITION_FORMAT, Position, _same_board, parse_position, popcount,
-                                    position_from_json)
+from ..games.qango.position import (POSITION_FORMAT, Position, _same_board, completing_cells, parse_position,
+                                    popcount, position_from_json)
 from ..games.qango.puzzle import PUZZLE_FORMAT
 from ..jsonio import (check_text_arg, expect_format, identify, looks_like_json, parse_json_text, read_text_file,
                       short, tagged, validate)
@@ -451,27 +451,15 @@ def _opening_of(pos: Position) -> str:
     return "custom"
 
 
-def _completing_cells(pats, side: int, other: int) -> int:
-    """Mask of the empty cells that would complete a pattern of ``side`` (one cell short, not blocked)."""
-    cells = 0
-    for q in pats:
-        if not q & other:
-            rest = q & ~side
-            if rest and not rest & (rest - 1):
-                cells |= rest
-    return cells
-
-
 def _playout(board: Board, rng: random.Random, n_counters: int, allowed=None) -> Position | None:
     """Random game prefix with forced blocks respected and no immediate win left on the board."""
     p = Position(board, 0, 0, allowed)
-    pats = board.pattern_masks
     for _ in range(n_counters):
         me, opp = p.sides()
         moves = p.legal_moves()
         if not moves:
             return None
-        mine, theirs = _completing_cells(pats, me, opp), _completing_cells(pats, opp, me)
+        mine, theirs = completing_cells(board, me, opp), completing_cells(board, opp, me)
         threats = [m for m in moves if theirs >> m & 1]
         safe = [m for m in moves if not mine >> m & 1]
         if threats:
@@ -678,7 +666,7 @@ def random_position(board: Board, rng: random.Random, max_empty: int = 64, max_l
         p, hist = Position(board), []
         while not p.is_over():
             me, opp = p.sides()
-            wins = _completing_cells(board.pattern_masks, me, opp)
+            wins = completing_cells(board, me, opp)
             ms = [m for m in p.legal_moves() if not wins >> m & 1]
             if not ms:
                 break
@@ -698,5 +686,4 @@ def _has_threat(p: Position) -> bool:
         return False
     if p.winner() is not None:
         return True
-    pats = p.board.pattern_masks
-    return bool(_completing_cells(pats, p.x, p.o) | _completing_cells(pats, p.o, p.x))
+    return bool(completing_cells(p.board, p.x, p.o) | completing_cells(p.board, p.o, p.x))

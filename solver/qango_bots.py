@@ -7,7 +7,7 @@ import random
 import time
 
 from ..errors import BotError
-from ..games.qango.position import Position
+from ..games.qango.position import Position, completing_cells
 
 BOT_NAMES = ("random", "search", "perfect")
 
@@ -52,13 +52,13 @@ def make_bot(name: str, seed: int = 0, think: float = 2.0):
             return res.best_move
         s.stats[:] = 0  # the short checks below run without the search's deadline
         s.deadline = float("inf")
-        # no forced win found: block a threat, else the move with the best heuristic score
-        pm = pos.board.pattern_masks
+        # no forced win found: win at once, block a threat, else the move with the best heuristic score
         moves = pos.legal_moves()
+        mine, theirs = completing_cells(pos.board, me, opp), completing_cells(pos.board, opp, me)
         for m in moves:
-            if any(q & (me | 1 << m) == q for q in pm):
+            if mine >> m & 1:
                 return m
-        blocks = [m for m in moves if any(q & (opp | 1 << m) == q for q in pm)]
+        blocks = [m for m in moves if theirs >> m & 1]
         if blocks:
             return blocks[0]
         safe = [m for m in moves if not s.wins(opp, me | 1 << m, 3)] or moves
@@ -72,10 +72,10 @@ def make_bot(name: str, seed: int = 0, think: float = 2.0):
 
         s = solver_for(pos)
         me, opp = pos.sides()
-        pm = pos.board.pattern_masks
         moves = pos.legal_moves()
+        mine = completing_cells(pos.board, me, opp)
         for m in moves:
-            if any(q & (me | 1 << m) == q for q in pm):
+            if mine >> m & 1:
                 return m
         alive = moves
         left = min(pos.board.limit - pos.n_counters, len(moves))

@@ -190,12 +190,6 @@ def _run(argv: list[str], monkeypatch, capsys) -> tuple[int, str, str]:
     return code, out, err
 
 
-def _serial_map(fn, tasks, workers):
-    """``executors._map_local`` with one worker, whatever ``--workers`` asks for."""
-    for t in tasks:
-        yield fn(t)
-
-
 def _last_json(out: str):
     """The JSON document a command printed: all of stdout, or its last line."""
     try:
@@ -271,7 +265,10 @@ def test_documented_command_runs_as_written(cmd: DocCommand, page_folders, monke
     # worker pools run in this process: the commands' options and output are what this test checks;
     # tests/test_executors.py checks that pools give the serial answers
     monkeypatch.setattr("tanglekit.solver.parallel.default_workers", lambda: 1)
-    monkeypatch.setattr("tanglekit.generators.executors._map_local", _serial_map)
+    from tanglekit.generators import executors
+
+    one_worker = executors._map_local  # its own serial path, whatever --workers asks for
+    monkeypatch.setattr(executors, "_map_local", lambda fn, tasks, workers: one_worker(fn, tasks, 1))
     for argv in cmd.argvs():
         target = None
         if len(argv) >= 2 and argv[-2] == ">":  # `... > FILE`: stdout into a file, as a shell would

@@ -118,6 +118,18 @@ def wins_mask(board: Board, side: int) -> list[int]:
     return [i for i, p in enumerate(board.pattern_masks) if p & side == p]
 
 
+def completing_cells(board: Board, side: int, other: int) -> int:
+    """Mask of the empty cells that would complete a pattern of ``side`` (one cell short, not
+    blocked by ``other``): where ``side`` wins at once, or must be blocked."""
+    cells = 0
+    for q in board.pattern_masks:
+        if not q & other:
+            rest = q & ~side
+            if rest and not rest & (rest - 1):
+                cells |= rest
+    return cells
+
+
 def has_win(board: Board, side: int) -> bool:
     for p in board.pattern_masks:  # a plain loop: no generator object per call
         if p & side == p:
