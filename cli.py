@@ -17,9 +17,14 @@ from . import __version__
 from .cli_common import print_json, run_app, write_text
 from .errors import TanglekitError
 
-# The games' sub-apps, in help order: loaded (module imported, commands built) only when a
-# command of that game runs; `tanglekit --help` reads just their one-line help.
-LAZY_GROUPS = ("zangle", "tanglung", "qango", "zinga", "tangle")
+
+def _game_groups() -> dict[str, str]:
+    """Each game plugin's command group (family -> "module:app"), in listing order: loaded (module
+    imported, commands built) only when a command of that game runs; `tanglekit --help` reads just
+    their one-line help."""
+    from .games.plugin import plugins
+
+    return {p.family: p.cli for p in plugins() if p.cli}
 
 
 class _LazyGroup(TyperGroup):
@@ -31,12 +36,13 @@ class _LazyGroup(TyperGroup):
         self._full: dict = {}
 
     def list_commands(self, ctx) -> list[str]:
-        return list(super().list_commands(ctx)) + [n for n in LAZY_GROUPS if n not in self.commands]
+        return list(super().list_commands(ctx)) + [n for n in _game_groups() if n not in self.commands]
 
     def _sub_app(self, name: str):
         import importlib
 
-        return importlib.import_module(f"{__package__}.cli_{name}").app
+        module, attr = _game_groups()[name].split(":")
+        return getattr(importlib.import_module(module), attr)
 
     def load(self, name: str):
         """The full command group of game ``name`` (built once)."""
@@ -48,7 +54,7 @@ class _LazyGroup(TyperGroup):
         return cmd
 
     def get_command(self, ctx, cmd_name):
-        if cmd_name not in LAZY_GROUPS or cmd_name in self.commands:
+        if cmd_name not in _game_groups() or cmd_name in self.commands:
             return super().get_command(ctx, cmd_name)
         if cmd_name in self._full:
             return self._full[cmd_name]
@@ -58,7 +64,7 @@ class _LazyGroup(TyperGroup):
         return TyperGroup(name=cmd_name, help=text, rich_markup_mode=self.rich_markup_mode)
 
     def resolve_command(self, ctx, args):
-        if args and args[0] in LAZY_GROUPS:
+        if args and args[0] in _game_groups():
             cmd = self.load(args[0])
             return args[0], cmd, args[1:]
         try:
@@ -66,7 +72,7 @@ class _LazyGroup(TyperGroup):
         except typer.BadParameter.__mro__[1] as e:  # click's UsageError: suggest the games too
             from difflib import get_close_matches
 
-            close = get_close_matches(args[0], LAZY_GROUPS) if args and "Did you mean" not in e.message else []
+            close = get_close_matches(args[0], list(_game_groups())) if args and "Did you mean" not in e.message else []
             if close:
                 e.message = f"{e.message.rstrip('.')}. Did you mean {', '.join(map(repr, close))}?"
             raise
@@ -512,9 +518,10 @@ def demo(
     as_json: bool = typer.Option(False, "--json", help="Print the step records as JSON at the end."),
 ) -> None:
     """One real task per area on built-in defaults, pictures in a folder. Example: tanglekit demo."""
+    from .cli_common import click_command
     from .cli_demo import run_demo
 
-    records = run_demo(out, seed)
+    records = run_demo(click_command(app), out, seed)
     total = sum(r["seconds"] for r in records)
     typer.echo(f"\n{len(records)} commands in {total:.1f} s; pictures and files in {out}/")
     if as_json:

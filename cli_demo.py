@@ -6,32 +6,20 @@ so every step is something a user can copy and run alone.
 
 from __future__ import annotations
 
-import json
-import random
 import time
 from pathlib import Path
 
 import typer
 
-from .cli_common import click_command
 from .errors import TanglekitError
-
-
-def _zangle_deal(out: Path, seed: int) -> str:
-    """A seeded 4 + 4 table from the default deck, written as a deal file."""
-    from .games.zangle.cards import default_deck
-
-    ids = [c.id for c in default_deck().cards]
-    cards = random.Random(seed).sample(ids, 8)
-    path = out / "zangle-deal.json"
-    path.write_text(json.dumps({"middle": cards[:4], "own": cards[4:]}), encoding="utf-8")
-    return str(path)
 
 
 def demo_steps(out: Path, seed: int) -> list[tuple[str, list[list[str]]]]:
     """(area, commands) in order; each command is an argv list for `tanglekit`."""
+    from .games.plugin import plugins
+
     o = str(out)
-    return [
+    steps = [
         ("shapes", [
             ["shapes", "enumerate", "6", "--svg", f"{o}/hexiamonds.svg"],
             ["shapes", "enumerate", "16", "--kind", "fixed", "--count"],
@@ -41,38 +29,20 @@ def demo_steps(out: Path, seed: int) -> list[tuple[str, list[list[str]]]]:
             ["tile", "--region", "parallelogram:6x6", "--pieces", "hexiamonds", "--count", "--up-to-symmetry"],
             ["tile", "--region", "rect:10x6", "--pieces", "pentominoes", "--count", "--up-to-symmetry"],
         ]),
-        ("zangle", [
-            ["zangle", "find", _zangle_deal(out, seed), "--svg", f"{o}/zangle-best.svg"],
-            ["zangle", "solo", "generate", "--difficulty", "medium", "--seed", str(seed), "--svg", o],
-        ]),
-        ("tanglung", [
-            ["tanglung", "solo", "solve", "CRBF/HDFR/BHFB/RHDC", "--svg", f"{o}/tanglung-tour.svg"],
-            ["tanglung", "solo", "generate", "--difficulty", "hard", "--seed", str(seed), "--svg", o],
-        ]),
-        ("qango", [
-            ["qango", "solve", "empty", "--board", "6", "--proof", f"{o}/qango6-proof.json"],
-            ["qango", "verify-proof", f"{o}/qango6-proof.json"],
-            ["qango", "puzzle", "generate", "--k", "3", "--seed", str(seed), "--svg", f"{o}/qango-puzzle.svg"],
-        ]),
-        ("zinga", [
-            ["zinga", "odds"],
-            ["zinga", "sheets", "show", "--svg", o],
-        ]),
-        ("tangle", [
-            ["tangle", "puzzle", "generate", "--seed", str(seed), "--svg", f"{o}/tangle-puzzle.svg",
-             "--solution-svg", f"{o}/tangle-solution.svg"],
-        ]),
     ]
+    for p in plugins():
+        commands = p.demo(o, seed)
+        if commands:
+            steps.append((p.family, commands))
+    return steps
 
 
-def run_demo(out: Path, seed: int) -> list[dict]:
-    """Run every step's commands; returns one record per command (area, command, seconds)."""
-    from .cli import app
-
+def run_demo(command, out: Path, seed: int) -> list[dict]:
+    """Run every step's commands with the click ``command`` (the CLI's root); returns one record
+    per command (area, command, seconds)."""
     if out.exists() and not out.is_dir():
         raise TanglekitError(f"--out {out} is not a folder")
     out.mkdir(parents=True, exist_ok=True)
-    command = click_command(app)
     records = []
     for area, commands in demo_steps(out, seed):
         for argv in commands:

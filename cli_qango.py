@@ -486,10 +486,8 @@ def play_cmd(
     no_colour: bool = typer.Option(False, "--no-colour"),
     json_out: bool = typer.Option(False, "--json", help="Print the move log as JSON at the end."),
 ) -> None:
-    """Play in the terminal: human vs bot (enter 'row col'; 'u' undoes, 'q' quits) or bot vs bot."""
-    from .games.qango import Game, QangoOptions
+    """Play in the terminal (the common play session): human vs bot, or bot vs bot with --bot2."""
     from .solver.qango_bots import make_bot
-    from .games.qango.svg import board_terminal
     from .generators.ids import MAX_SEED
     from .generators.qango import load_board_spec
     from .limits import check_count, check_number
@@ -500,56 +498,27 @@ def play_cmd(
     b.opening_cells(opening)  # an unknown opening is refused before play starts
     if board.strip().lower().startswith(("qango:", "qango-board:")):
         board = b  # a board ID: the board itself goes into the rule options
-    if bot2 is None:  # a person against a bot: the common terminal play (`tanglekit play qango`)
-        from .cli_play import run_session
-        from .errors import TanglekitError
-        from .games import load_game
-        from .generators.play import PlaySession, Start
-        from .solver.bots import EngineBot, native_action
+    from .cli_play import run_session
+    from .errors import TanglekitError
+    from .games import load_game
+    from .games.qango.api_bots import action_of, position_of
+    from .generators.play import PlaySession, Start
+    from .solver.bots import EngineBot
 
+    def agent(strength: str, seed: int) -> EngineBot:
+        f = make_bot(strength, seed, think)
+        return EngineBot(strength, lambda st: action_of(st, f(position_of(st))))
+
+    if bot2 is None:  # a person against a bot
         side = human.upper()
         if side not in ("X", "O"):
             raise TanglekitError("--human is X or O")
-        f = make_bot(bot, seed, think)
-        agent = EngineBot(bot, lambda eng: f(eng.position), native_action)
-        seats, agents = (["human", bot], [None, agent]) if side == "X" else ([bot, "human"], [agent, None])
-        st = load_game("qango", board=board, opening=opening).new_initial_state(seed=seed)
-        run_session(PlaySession(Start("qango", st), seats, seed, bots=agents), as_json=json_out)
-        return
-    g = Game(QangoOptions(board=board, opening=opening))
-    bots = {"X": make_bot(bot, seed, think), "O": make_bot(bot2 or bot, seed + 1, think)}
-    while g.position.outcome() is None:
-        p = g.position
-        typer.echo(board_terminal(p.board, p.x, p.o, colour=not no_colour, last=g.moves[-1] if g.moves else None))
-        agent = bots[p.to_move]
-        if agent is None:
-            s = typer.prompt(f"{p.to_move} to move (row col, u=undo, q=quit)")
-            if s.strip().lower() == "q":
-                break
-            if s.strip().lower() == "u":
-                for _ in range(2 if len(g.moves) >= 2 else len(g.moves)):
-                    g.undo()
-                continue
-            try:
-                r, c = (int(v) for v in s.replace(",", " ").split())
-                g.play(r * p.board.width + c)
-            except (ValueError, Exception) as e:  # noqa: BLE001 - keep the game running on bad input
-                typer.echo(f"  {e if str(e) else 'enter: row col'}")
-            continue
-        m = agent(p)
-        typer.echo("{} plays row {}, col {}".format(p.to_move, *p.board.rc(m)))
-        g.play(m)
-    p = g.position
-    typer.echo(board_terminal(p.board, p.x, p.o, colour=not no_colour))
-    outcome = p.outcome()
-    typer.echo(f"result: {outcome or 'unfinished'}")
-    if json_out:
-        log = g.log()
-        if not isinstance(board, str):
-            from .generators.qango import board_ids
-
-            log["options"]["board"] = board_ids(board)[1] or board_ids(board)[0]
-        print_json({**log, "outcome": outcome})
+        seats, agents = (["human", bot], [None, agent(bot, seed)]) if side == "X" else \
+            ([bot, "human"], [agent(bot, seed), None])
+    else:  # bot against bot: the same session, no person to ask
+        seats, agents = [bot, bot2], [agent(bot, seed), agent(bot2, seed + 1)]
+    st = load_game("qango", board=board, opening=opening).new_initial_state(seed=seed)
+    run_session(PlaySession(Start("qango", st), seats, seed, bots=agents), as_json=json_out)
 
 
 if __name__ == "__main__":

@@ -181,7 +181,8 @@ def play(
             raise TanglekitError(f"unknown player kind {short(n)}: expected human or one of {', '.join(BOTS)}")
     if any(b is None for b in seats):  # people at the table: the common terminal play
         from .cli_play import run_session
-        from .generators.play import PlaySession, Start, tangle_api_state
+        from .generators.play import PlaySession, Start
+        from .games.tangle.plugin import api_state as tangle_api_state
 
         st = tangle_api_state(s)
         sess = PlaySession(Start("tangle", st), names, seed, bots=[
@@ -229,9 +230,9 @@ def play(
 
 def _api_bot(b):
     """A Tangle engine bot as a bot of the common protocol."""
-    from .solver.bots import EngineBot, tangle_action
+    from .solver.bots import EngineBot
 
-    return EngineBot(b.name, b.choose, tangle_action)
+    return EngineBot(b.name, lambda st: st.action_of(b.choose(st.engine)))
 
 
 @app.command("match")

@@ -447,7 +447,8 @@ def solo_solve(
     from .cli_common import parse_options
 
     if batch is not None:
-        from .cli_batch import run_batch, zangle_solo_bulk
+        from .cli_batch import run_batch
+        from .games.zangle.solo_batch import zangle_solo_bulk
 
         return run_batch(batch, solo_solve, dict(locals()), "deal", bulk=zangle_solo_bulk)
     if deal is None:

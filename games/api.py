@@ -25,12 +25,11 @@ Conventions (the same for every game, see docs/api.md):
 - ``to_json()`` is a plain dict (game, params, seed, start instance, actions played and a
   readable snapshot) that ``game.state_from_json`` restores exactly.
 
-Games are registered by name and imported lazily, so importing this module stays cheap.
+Games are registered by their plugins (``games/plugin.py``) and imported lazily.
 """
 
 from __future__ import annotations
 
-import importlib
 import operator
 from abc import ABC, abstractmethod
 from typing import Any, Callable
@@ -40,7 +39,7 @@ from ..errors import FormatError, RuleError
 CHANCE = -1  # current_player() at a chance node (OpenSpiel's kChancePlayerId)
 TERMINAL = -4  # current_player() when the game is over (OpenSpiel's kTerminalPlayerId)
 
-__all__ = ["CHANCE", "TERMINAL", "Game", "State", "game_names", "load_game", "register_game"]
+__all__ = ["CHANCE", "TERMINAL", "EngineState", "Game", "State"]
 
 
 class State(ABC):
@@ -184,34 +183,6 @@ class Game(ABC):
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
         return f"load_game({self.name!r}{', ' if args else ''}{args})"
-
-
-# -- registry ----------------------------------------------------------------------------------
-
-# name -> "module:attribute" of a Game subclass (imported on first use) or the class itself
-_REGISTRY: dict[str, str | Callable[..., Game]] = {}
-
-
-def register_game(name: str, factory: str | Callable[..., Game]) -> None:
-    """Register a game under ``name``: a ``Game`` subclass or a ``"module:Class"`` string."""
-    _REGISTRY[name] = factory
-
-
-def game_names() -> list[str]:
-    """Names of every registered game, in a fixed order."""
-    return list(_REGISTRY)
-
-
-def load_game(name: str, **params) -> Game:
-    """The game ``name`` (see ``game_names()``) with rule options / set-up ``params``."""
-    factory = _REGISTRY.get(name)
-    if factory is None:
-        raise RuleError(f"unknown game {name!r}: expected one of {', '.join(_REGISTRY)}")
-    if isinstance(factory, str):
-        module, attr = factory.split(":")
-        factory = getattr(importlib.import_module(module, __package__), attr)
-        _REGISTRY[name] = factory
-    return factory(**params)
 
 
 def check_json_game(data: Any, name: str) -> dict:
@@ -397,18 +368,3 @@ def replay_from_json(game: Game, data: Any, make: Callable[[int, Any], EngineSta
     if data.get("position") is not None and _jsonable(state._snapshot()) != data["position"]:
         raise FormatError(f"{game.name} state: the position does not match the actions played")
     return state
-
-
-# games built in (module relative to this package : Game class), in game_names() order
-for _name, _where in (
-    ("zangle-solo", ".zangle.api:ZangleSolo"),
-    ("zangle-turn", ".zangle.api:ZangleTurn"),
-    ("zangle-speed", ".zangle.api:ZangleSpeed"),
-    ("tanglung-solo", ".tanglung.api:TanglungSolo"),
-    ("tanglung-coop", ".tanglung.api:TanglungCoop"),
-    ("tanglung-duel", ".tanglung.api:TanglungDuel"),
-    ("qango", ".qango.api:Qango"),
-    ("zinga", ".zinga.api:Zinga"),
-    ("tangle", ".tangle.api:Tangle"),
-):
-    register_game(_name, _where)

@@ -5,19 +5,18 @@ Grammar (docs/ids.md)::
     descriptive   GAME ":" PARAMS ":" DESCRIPTION      the whole instance
     seed          GAME ":" PARAMS "#" SEED             regenerate with the generator
 
-``GAME`` is a registered prefix (``zangle``, ``tanglung``, ``qango``, ``zinga``, ``tangle``);
+``GAME`` is the family name of a game plugin with IDs (``games/plugin.py``);
 ``PARAMS`` is a comma-separated list of ``key=value`` pairs and bare words (no ``:``, ``#`` or
 spaces) and holds every generation parameter that changes the result; ``DESCRIPTION`` may hold
 any printable non-space character, ``#`` and ``:`` included (QANGO 7 Plus positions have ``#``
 cells): the first ``:`` after PARAMS starts it. ``SEED`` is a whole number in [0, 2**63).
 
 Games own their descriptive encodings (``games/<game>/``); this module owns the grammar and
-the dispatch; each game's generator module provides ``resolve_id(parsed) -> Instance``.
+the dispatch; each game's plugin provides ``resolve_id(parsed) -> Instance``.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,23 +28,11 @@ MAX_SEED = 2**63 - 1
 _PARAMS_RE = re.compile(r"^[A-Za-z0-9_.=,+\-]*$")
 _GAME_RE = re.compile(r"^[a-z][a-z0-9-]*$")
 
-# prefix -> module whose ``resolve_id(parsed)`` turns a ParsedId into an Instance
-RESOLVERS: dict[str, str] = {
-    "zangle": "tanglekit.generators.zangle",
-    "tanglung": "tanglekit.generators.tanglung",
-    "qango": "tanglekit.generators.qango",
-    "zinga": "tanglekit.generators.zinga",
-    "tangle": "tanglekit.generators.tangle",
-}
+def _id_plugins() -> dict:
+    """ID prefix -> the plugin of every game that has shareable IDs (its family name)."""
+    from ..games.plugin import plugins
 
-# prefix -> the one kind every ID of that game stands for (games whose IDs name one kind only):
-# an ID of a kind the caller cannot use is refused before its generator runs (a seed ID of a
-# Zinga sheet set takes a minute to regenerate, only to be refused after)
-ONE_KIND: dict[str, str] = {
-    "tanglung": "tanglung-challenge",
-    "zinga": "zinga-sheets",
-    "tangle": "tangle-puzzle",
-}
+    return {p.family: p for p in plugins() if p.has_ids}
 
 
 @dataclass(frozen=True)
@@ -101,7 +88,7 @@ def looks_like_id(text: str) -> bool:
     if not isinstance(text, str):
         return False
     head, sep, _ = text.strip().partition(":")
-    return bool(sep) and head.lower() in RESOLVERS
+    return bool(sep) and head.lower() in _id_plugins()
 
 
 def split_id(text: str) -> ParsedId:
@@ -112,8 +99,9 @@ def split_id(text: str) -> ParsedId:
     game = game.lower()
     if not sep:
         raise FormatError(f"not an ID: {short(s)} (expected GAME:PARAMS:DESCRIPTION or GAME:PARAMS#SEED)")
-    if game not in RESOLVERS:
-        raise FormatError(f"unknown ID prefix {short(game)}: known {', '.join(RESOLVERS)}")
+    known = _id_plugins()
+    if game not in known:
+        raise FormatError(f"unknown ID prefix {short(game)}: known {', '.join(known)}")
     colon, hash_ = rest.find(":"), rest.find("#")
     if colon >= 0 and (hash_ < 0 or colon < hash_):
         params, description, seed = rest[:colon], rest[colon + 1:], None
@@ -170,13 +158,12 @@ def resolve(text: str, expect: str | tuple[str, ...] | None = None) -> Instance:
     """
     parsed = split_id(text)
     wanted = None if expect is None else (expect,) if isinstance(expect, str) else tuple(expect)
-    if wanted is not None and parsed.game in ONE_KIND:
-        _check_kind(ONE_KIND[parsed.game], wanted)
-    module = importlib.import_module(RESOLVERS[parsed.game])
-    resolver = getattr(module, "resolve_id", None)
-    if resolver is None:
-        raise FormatError(f"{parsed.game} IDs cannot be read by this version")
-    inst = resolver(parsed)
+    plugin = _id_plugins()[parsed.game]
+    if wanted is not None and plugin.one_kind is not None:
+        # an ID of a kind the caller cannot use is refused before its generator runs (a seed
+        # ID of a Zinga sheet set takes a minute to regenerate, only to be refused after)
+        _check_kind(plugin.one_kind, wanted)
+    inst = plugin.resolve_id(parsed)
     if wanted is not None:
         _check_kind(inst.kind, wanted)
     return inst
@@ -188,16 +175,8 @@ def _check_kind(kind: str, wanted: tuple[str, ...]) -> None:
                           f"{' or '.join(_kind_title(k) for k in wanted)}")
 
 
-KIND_TITLES = {
-    "zangle-solo-deal": "Zangle solo deal",
-    "zangle-turn-deal": "Zangle turn-game deal",
-    "tanglung-challenge": "Tanglung solo challenge",
-    "qango-puzzle": "QANGO puzzle",
-    "qango-position": "QANGO position",
-    "zinga-sheets": "Zinga sheet set",
-    "tangle-puzzle": "Tangle puzzle",
-}
-
-
 def _kind_title(kind: str) -> str:
-    return KIND_TITLES.get(kind, kind)
+    from ..games.plugin import plugins
+
+    titles = {k: t for p in plugins() for k, t in p.kinds.items()}
+    return titles.get(kind, kind)

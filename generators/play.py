@@ -16,7 +16,7 @@ from pathlib import Path
 from ..errors import FormatError, RuleError, TanglekitError
 from ..jsonio import (check_text_arg, expect_format, load_json_source, looks_like_json, register_format,
                       short, tagged, validate)
-from .ids import looks_like_id, resolve
+from .ids import looks_like_id, resolve, split_id
 
 LOG_FORMAT = "tanglekit-play-log/1"  # the tag of logs written before the format registry (still read)
 MAX_LOG_MOVES = 200_000
@@ -119,110 +119,19 @@ def _guard(make, where: str):
         raise FormatError(f"{short(where)}: not a valid set-up ({type(e).__name__})") from None
 
 
-# kind of instance -> how a session starts from it (the ID registry says what an ID is)
 def start_from_id(spec: str, params: dict | None = None) -> Start:
-    """The starting state of any playable ID, through ``generators.ids.resolve``."""
-    params = dict(params or {})
-    inst = _resolve_playable(spec)
-    return ID_STARTS[inst.kind](inst, spec, params)
+    """The starting state of any playable ID, through ``generators.ids.resolve`` and the plugin
+    of the ID's game."""
+    from ..games.plugin import plugin
+
+    inst = resolve(spec, expect=_playable_kinds())
+    return plugin(split_id(spec).game).start(inst, spec, dict(params or {}))
 
 
-def _resolve_playable(spec: str):
-    return resolve(spec, expect=tuple(ID_STARTS))
+def _playable_kinds() -> tuple[str, ...]:
+    from ..games.plugin import plugins
 
-
-def _tanglung_start(inst, spec: str, params: dict) -> Start:
-    from ..games import load_game
-    from ..solver.tanglung_solo import solve_solo
-
-    ch = inst.value
-    from ..games.tanglung.cards import default_card_set
-
-    opts = {**ch.options.to_json(), **params}
-    if not ch.card_set.same_cards(default_card_set()):
-        opts["cards"] = ch.card_set.inline()
-    game = load_game("tanglung-solo", **opts)
-    sol = solve_solo(ch.layout, None, game.options, ch.card_set)  # the better Rooster, as the generator
-    state = game.new_initial_state_from({"layout": str(ch.layout), "starts": [list(divmod(sol.start, 4))]})
-    optimum = sol.moves
-    return Start("tanglung-solo", state, spec, (0,), None, optimum, "fewest moves",
-                 "light all 16 cards", "moves")
-
-
-def _zangle_start(inst, spec: str, params: dict) -> Start:
-    from ..games import load_game
-    from ..solver.zangle_solo import solve_deal
-
-    deal = inst.value
-    opts = {**deal.options.to_json(), **params}
-    opts.pop("max_turns", None)
-    game = load_game("zangle-solo", **opts)
-    state = game.new_initial_state_from(deal)
-    res = solve_deal(deal, max_states=2_000_000, time_limit=60.0)
-    n = len(res.line) if res.solvable else None
-    return Start("zangle-solo", state, spec, (0,), None, n, "the solver's winning line",
-                 "clear every tableau pile", "actions")
-
-
-def _qango_start(inst, spec: str, params: dict) -> Start:
-    from ..games import load_game
-
-    puz = inst.value
-    from ..games.qango.board import BUILTIN_BOARDS
-
-    board = puz.board.name if puz.board.name in BUILTIN_BOARDS else puz.board  # generated/custom: the board itself
-    opening = puz.opening if puz.opening in puz.board.opening_names() else "standard"  # puzzles have counters down
-    game = load_game("qango", **{"board": board, "opening": opening, **params})
-    state = game.new_initial_state_from(puz.position)
-    me = state.current_player()
-    return Start("qango", state, spec, (me,), "perfect", puz.k, "fewest moves",
-                 f"{puz.position.to_move} to move wins in {puz.k}", "moves")
-
-
-def _qango_position_start(inst, spec: str, params: dict) -> Start:
-    from ..games import load_game
-
-    pos = inst.value
-    board = getattr(pos, "board", None)
-    extra = {"board": board.name} if getattr(board, "name", None) else {}
-    game = load_game("qango", **{**extra, **params})
-    return Start("qango", game.new_initial_state_from(pos), spec)
-
-
-def _tangle_start(inst, spec: str, params: dict) -> Start:
-    from ..games.tangle.engine import state_from_json
-
-    out = inst.value
-    native = out if not isinstance(out, dict) else state_from_json(out)
-    state = tangle_api_state(native, params)
-    if isinstance(out, dict):
-        points, question = out["points"], out.get("question", "")
-    else:  # the descriptive form holds the position only: the solver gives the best turn
-        from ..solver.tangle_search import best_turn
-
-        points = best_turn(native, "points").points
-        question = f"Player {native.to_move} to move: score {points} points this turn."
-    return Start("tangle", state, spec, (state.current_player(),), "strong", points,
-                 "best chain", question, "points", one_turn=True)
-
-
-ID_STARTS = {
-    "tanglung-challenge": _tanglung_start,
-    "zangle-solo-deal": _zangle_start,
-    "qango-puzzle": _qango_start,
-    "qango-position": _qango_position_start,
-    "tangle-puzzle": _tangle_start,
-}
-
-
-def tangle_api_state(native, params: dict | None = None):
-    """A Tangle engine state as a game-API state of the same board, pieces, players and options."""
-    from ..games import load_game
-
-    sp = native.game.spec()
-    opts = {**sp.get("options", {}), **(params or {})}
-    game = load_game("tangle", board=sp["board"], pieces=sp["pieces"], players=sp["players"], **opts)
-    return game.new_initial_state_from(native)
+    return tuple(k for p in plugins() for k in p.playable_kinds)
 
 
 def _is_log(data) -> bool:
@@ -271,34 +180,17 @@ def _file_start(spec: str) -> Start:
 
 
 def _instance_file_reader(data):
-    """The reader of an instance file (a generated challenge...) that a session can start from."""
-    from ..games.tanglung import formats  # noqa: F401  (registers the formats FILE_STARTS names)
-    from ..games.zangle import solo_deal  # noqa: F401
+    """The plugin whose game starts a session from this instance file (a generated challenge...)."""
+    from ..games.plugin import plugins
     from ..jsonio import identify
 
     doc = data[0] if isinstance(data, list) and len(data) == 1 else data
+    for p in plugins():
+        p.load_formats()  # registers the file formats the plugin's games read (sniffed when untagged)
     fmt = identify(doc)
-    return FILE_STARTS.get(fmt.tag) if fmt is not None else None
-
-
-def _tanglung_file(data, where: str, spec: str) -> Start:
-    from ..games.tanglung.formats import challenge_from_document
-    from .ids import Instance
-
-    ch = challenge_from_document(data, where)
-    return _tanglung_start(Instance("tanglung-challenge", ch, spec), spec, {})
-
-
-def _zangle_file(data, where: str, spec: str) -> Start:
-    from ..games.zangle.solo_deal import parse_solo_deal
-    from .ids import Instance
-
-    deal = parse_solo_deal(data, None, where)  # a Zangle solo deal or generated challenge file
-    return _zangle_start(Instance("zangle-solo-deal", deal, spec), spec, {})
-
-
-# format tag of an instance file -> how a session starts from it
-FILE_STARTS = {"tanglekit/tanglung-challenge": _tanglung_file, "tanglekit/zangle-solo": _zangle_file}
+    if fmt is None:
+        return None
+    return next((p.start_from_file for p in plugins() if fmt.tag in p.file_formats), None)
 
 
 def replay_log(data: dict, where: str = "log", with_start: bool = False):
@@ -476,10 +368,10 @@ class PlaySession:
         return f"game over: {verdict}; returns {ret}"
 
     def turn_points(self) -> int:
-        """Points the puzzle's player scored since the start (Tangle turn puzzles)."""
-        e0, e = self.initial.engine, self.state.engine
-        team = e.game.team_of[self.first_player]
-        return e.scores[team] - e0.scores[team]
+        """Points the puzzle's player scored since the start (one-turn puzzles)."""
+        from ..games.plugin import plugin_of
+
+        return plugin_of(self.game_name).turn_points(self.initial, self.state, self.first_player)
 
     def finished(self) -> bool:
         """Over, or (a one-turn puzzle) the puzzle's turn has ended or reached its points."""

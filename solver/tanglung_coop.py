@@ -49,7 +49,7 @@ class CoopSolution:
         }
 
 
-def _search(layout: Layout, options: TanglungOptions, starts: tuple[int, int], max_states: int,
+def search_coop(layout: Layout, options: TanglungOptions, starts: tuple[int, int], max_states: int,
             lit0: int | None = None, deadline=None):
     """Fewest moves from box ``starts[0]`` to move, the other on ``starts[1]``, cards ``lit0`` lit
     (default: the start of a game)."""
@@ -156,7 +156,7 @@ def solve_coop(
     for o in orders:
         try:
             deadline.check("cooperative search")
-            moves, total, seq, expanded = _search(layout, options, o, max_states - spent, deadline=deadline)
+            moves, total, seq, expanded = search_coop(layout, options, o, max_states - spent, deadline=deadline)
         except LimitReached as e:
             why = "state limit" if str(e) == "state limit" else "time limit"
             return CoopSolution(str(layout), tuple(orders[0]), None, 0, [], max_states if why == "state limit" else spent,

@@ -79,7 +79,7 @@ def test_zangle_solo_batch_kernel_path_matches_single_solves(extra):
             assert o["error"] == str(r.exception), text
     assert sum("error" in o for o in out) == 4
     # the kernel path took exactly the well-formed descriptive IDs
-    from tanglekit.cli_batch import zangle_solo_bulk
+    from tanglekit.games.zangle.solo_batch import zangle_solo_bulk
 
     opt = [extra[i + 1] for i, a in enumerate(extra) if a == "--option"]
     kw = {"count": False, "time_limit": None, "deck": None, "option": opt or None,

@@ -18,7 +18,7 @@ def _eager_app():
     app.registered_commands = list(cli.app.registered_commands)
     app.registered_callback = cli.app.registered_callback
     app.add_typer(cli.shapes_app, name="shapes")
-    for name in cli.LAZY_GROUPS:
+    for name in cli._game_groups():
         app.add_typer(importlib.import_module(f"tanglekit.cli_{name}").app, name=name)
     return app
 

@@ -236,13 +236,12 @@ TANGLE_ID = ("tangle:players=2,board=tangle-default,pieces=tangle-default,min_po
 
 def test_play_zangle_challenge_to_solved():
     from tanglekit.generators.play import resolve_start
-    from tanglekit.solver.bots import zangle_action
     from tanglekit.solver.zangle_solo import load_solo_deal, solve_deal
 
     st = resolve_start(ZANGLE_ID).state
     moves = []
     for a in solve_deal(load_solo_deal(ZANGLE_ID)).line:  # the solver's line, in the game's notation
-        k = zangle_action(st, a)
+        k = st.action_of(a)
         moves.append(st.action_to_string(k))
         st.apply_action(k)
     out = run("play", ZANGLE_ID, stdin="\n".join(["discard"] + moves[:1] + ["undo", "hint"] + moves) + "\n").stdout

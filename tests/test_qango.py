@@ -234,16 +234,19 @@ def test_cli_puzzle_board_show(tmp_path):
     assert json.loads(sh.stdout)["patterns"] == {"triple": 12, "square": 24, "line": 28}
     pl = _cli("play", "--bot", "random", "--bot2", "search", "--seed", "1", "--think", "0.2", "--no-colour", "--json")
     assert pl.returncode == 0, pl.stderr
-    log = json.loads(pl.stdout.strip().splitlines()[-1])
+    log = json.loads(pl.stdout)
     # the rules replayed on the logged moves: each legal, the game over exactly at the last one,
-    # with the outcome the log states
-    from tanglekit.games.qango.position import parse_position
+    # with the returns the log states
+    from tanglekit.games.qango import Game, QangoOptions
 
-    pos = parse_position(log["start"], log["options"]["board"])
-    for cell in log["moves"]:
+    pos = Game(QangoOptions(board="6")).position
+    assert log["seats"] == ["random", "search"] and log["over"]
+    for m in log["moves"]:
         assert pos.outcome() is None
-        pos = pos.play(cell)
-    assert log["moves"] and pos.outcome() == log["outcome"]
+        pos = pos.play(m["action"])
+    winner = pos.outcome()
+    assert log["moves"] and log["returns"] == ([1.0, -1.0] if winner == "X" else [-1.0, 1.0] if winner == "O"
+                                               else [0.0, 0.0])
 
 
 def test_gzip_proof_file_round_trip(tmp_path):

@@ -127,7 +127,6 @@ def test_tanglung_illegal_move_refused_then_undo_and_hint(driver, base):
 
 def _zangle_line():
     """The solver's winning line of the Zangle challenge as game-API actions."""
-    from tanglekit.solver.bots import zangle_action
     from tanglekit.solver.zangle_solo import SoloDeal, solve_deal
     from tanglekit.web.session import cached_start
 
@@ -136,7 +135,7 @@ def _zangle_line():
     assert res.solvable
     out = []
     for native in res.line:
-        a = zangle_action(st, native)
+        a = st.action_of(native)
         out.append(a)
         st.apply_action(a)
     assert st.returns() == [1.0]

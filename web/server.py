@@ -114,8 +114,9 @@ class Handler(BaseHTTPRequestHandler):
             return self._page("play.html")
         if path.startswith("/check/"):
             game = path[len("/check/"):].strip("/")
-            if game not in ("zangle", "tanglung", "qango"):
-                return self._error(404, f"no check page for {game!r}: zangle, tanglung or qango")
+            checks = S.catalog()["check"]
+            if game not in checks:
+                return self._error(404, f"no check page for {game!r}: {', '.join(checks)}")
             return self._page("check.html")
         if path.startswith("/new/"):
             gen = path[len("/new/"):].strip("/")
@@ -134,26 +135,9 @@ class Handler(BaseHTTPRequestHandler):
     def _api(self, method: str, name: str, q: dict) -> None:
         if name == "catalog":
             return self._json(S.catalog())
-        if name == "zangle/deck":
-            from .check import zangle_deck
-
-            return self._json(zangle_deck())
-        if name.startswith("draw/"):
-            from .check import DRAWS
-
-            game = name[len("draw/"):]
-            if game not in DRAWS:
-                raise BadRequest(f"no picture for {game!r}: {', '.join(DRAWS)}")
-            return self._json(DRAWS[game](self._body() if method == "POST" else dict(q)))
-        if name.startswith("check/"):
-            from .check import CHECKS
-
-            game = name[len("check/"):]
-            if game not in CHECKS:
-                raise BadRequest(f"no check for {game!r}: {', '.join(CHECKS)}")
-            if method != "POST":
-                raise BadRequest("send the deal or position by POST as JSON")
-            return self._json(CHECKS[game](self._body()))
+        for call in ("data", "draw", "check"):
+            if name.startswith(call + "/"):
+                return self._json(_check_call(call, name[len(call) + 1:], method, q, self._body))
         if name in ("state", "move", "undo", "hint"):
             spec = q.get("id", "").strip()
             seed = _int(q.get("seed"), "seed") if q.get("seed") else 0
@@ -168,6 +152,23 @@ class Handler(BaseHTTPRequestHandler):
                 msgs = S.undo(s)
             return self._json(S.view(s, spec, msgs))
         raise BadRequest(f"no API call {name!r}")
+
+
+def _check_call(call: str, game: str, method: str, q: dict, body) -> dict:
+    """A check page's call to its game's plugin: ``data`` (what the page loads first), ``draw``
+    (a picture of what is being entered) or ``check`` (the answer, POSTed as JSON)."""
+    from ..games.plugin import plugins
+
+    plugin = next((p for p in plugins() if p.family == game and p.check_page), None)
+    if plugin is None:
+        raise BadRequest(f"no check page for {game!r}: {', '.join(S.catalog()['check'])}")
+    if call == "data":
+        return plugin.check_data()
+    if call == "draw":
+        return plugin.draw(body() if method == "POST" else dict(q))
+    if method != "POST":
+        raise BadRequest("send the deal or position by POST as JSON")
+    return plugin.check(body())
 
 
 def _int(v, what: str) -> int:

@@ -26,6 +26,10 @@ class TangleApiState(EngineState):
     def _pass(self) -> int:
         return self.engine.game.n_placements
 
+    def action_of(self, native: int) -> int:
+        """The int of a placement (or the pass, -1) chosen on the engine."""
+        return self._pass if native == PASS else native
+
     def current_player(self) -> int:
         return TERMINAL if self.engine.over else self.engine.to_move
 

@@ -29,6 +29,10 @@ ZANGLE_BASE = 1024
 _PLACE_BITS = 128
 
 
+def _action_key(a: Action) -> tuple:
+    return (a.kind, a.target, frozenset(a.pieces), frozenset(a.z), a.src, a.dst)
+
+
 class ZangleState(EngineState):
     """A Zangle game (the engine is a ``SoloGame``, ``TurnGame`` or ``SpeedGame``)."""
 
@@ -71,6 +75,22 @@ class ZangleState(EngineState):
             table[k] = a
         self._table_cache = (len(self._actions), table, self.engine)
         return table
+
+    def places(self) -> dict[int, Card]:
+        """The face-up cards a Zangle may use now, by place number (the action encoding's)."""
+        return self._places()
+
+    def action_table(self) -> dict[int, Action]:
+        """The legal actions now by their ints, as engine actions."""
+        return dict(self._table())
+
+    def action_of(self, native: Action) -> int:
+        """The int of legal engine action ``native`` (a Zangle matched by its cards, in any order)."""
+        want = _action_key(native)
+        for k, a in self._table().items():
+            if _action_key(a) == want:
+                return k
+        raise RuleError(f"{native} is not a legal action here")
 
     # -- state machine ---------------------------------------------------------------------
     def current_player(self) -> int:

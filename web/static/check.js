@@ -33,7 +33,7 @@ function zoneNames() { return ["middle", ...Array.from({length: Z.piles}, (_, i)
 async function zangleInit() {
   $("#title").textContent = "Check a Zangle solo deal";
   $("#how").textContent = "Click a zone (the middle, a pile, the draw pile), then cards of the deck to put them there, in order: piles bottom to top, the draw pile next card first. Click a placed card to take it back.";
-  const d = await api("/api/zangle/deck");
+  const d = await api("/api/data/zangle");
   Z.deck = d.cards;
   const entry = $("#entry");
   entry.innerHTML = "";

@@ -104,7 +104,8 @@ function zangleAction() {
   if (sel.target === null) { $("#message").textContent = "illegal: click the target card first"; return null; }
   let mask = 1 << sel.target;
   sel.pieces.forEach((p) => { mask |= 1 << p; });
-  return 1024 + sel.target + 128 * mask;
+  const c = view.compose;  // the game's encoding of a move composed of places (from the server)
+  return c.base + c.target_stride * sel.target + c.mask_stride * mask;
 }
 
 function showHint(h) {
@@ -113,8 +114,9 @@ function showHint(h) {
   document.querySelectorAll(".hinted").forEach((e) => e.classList.remove("hinted"));
   if (h.action === null) return;
   document.querySelectorAll(`[data-action="${h.action}"]`).forEach((e) => e.classList.add("hinted"));
-  if (h.action >= 1024 && view.places.length) {
-    const t = (h.action - 1024) % 128, m = Math.floor((h.action - 1024) / 128);
+  const c = view.compose;
+  if (c && h.action >= c.base && view.places.length) {
+    const t = (h.action - c.base) % c.mask_stride, m = Math.floor((h.action - c.base) / c.mask_stride);
     hinted.places = view.places.map((p) => p.place).filter((p) => (m >> p) & 1);
     sel = {target: t, pieces: new Set(hinted.places.filter((p) => p !== t))};
     drawPlaces();

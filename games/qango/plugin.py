@@ -1,0 +1,80 @@
+"""QANGO's plugin: the game, bots, puzzle and position IDs, pages and CLI."""
+
+from __future__ import annotations
+
+from ..plugin import GamePlugin, Picture
+
+
+class QangoPlugin(GamePlugin):
+    family = "qango"
+    title = "QANGO"
+    order = 30
+    games = {"qango": ".qango.api:Qango"}
+    cli = "tanglekit.cli_qango:app"
+    has_ids = True
+    kinds = {"qango-puzzle": "QANGO puzzle", "qango-position": "QANGO position", "qango-board": "QANGO board"}
+    playable_kinds = ("qango-puzzle", "qango-position")
+    check_page = "QANGO: who wins this position?"
+    web_generators = (
+        {"generator": "qango-puzzle", "title": "QANGO win-in-k puzzle (6x6 board)", "choices": ("k2", "k3", "k4"),
+         "id": "qango:6:{choice}#{seed}"},
+    )
+
+    def bots(self, game_name):
+        from .api_bots import bots
+
+        return bots(game_name)
+
+    def hint(self, state):
+        from .api_bots import hint
+
+        return hint(state)
+
+    def resolve_id(self, parsed):
+        from ...generators.qango import resolve_id
+
+        return resolve_id(parsed)
+
+    def start(self, inst, spec, params):
+        """A puzzle: the person on the side to move against the perfect bot; a position: a game."""
+        from ...generators.play import Start
+        from ..plugin import load_game
+        from .board import BUILTIN_BOARDS
+
+        if inst.kind == "qango-position":
+            pos = inst.value
+            board = getattr(pos, "board", None)
+            extra = {"board": board.name} if getattr(board, "name", None) else {}
+            return Start("qango", load_game("qango", **{**extra, **params}).new_initial_state_from(pos), spec)
+        puz = inst.value
+        board = puz.board.name if puz.board.name in BUILTIN_BOARDS else puz.board  # generated/custom: the board itself
+        opening = puz.opening if puz.opening in puz.board.opening_names() else "standard"  # puzzles have counters down
+        state = load_game("qango", **{"board": board, "opening": opening, **params}).new_initial_state_from(puz.position)
+        return Start("qango", state, spec, (state.current_player(),), "perfect", puz.k, "fewest moves",
+                     f"{puz.position.to_move} to move wins in {puz.k}", "moves")
+
+    def picture(self, state, legal, humans):
+        from .web import hotspots
+
+        svg, hot = hotspots(state.to_svg(), state.engine.position.board, legal)
+        return Picture(svg, hot)
+
+    def check(self, body):
+        from .web import check
+
+        return check(body)
+
+    def draw(self, body):
+        from .web import draw
+
+        return draw(body)
+
+    def demo(self, out, seed):
+        return [
+            ["qango", "solve", "empty", "--board", "6", "--proof", f"{out}/qango6-proof.json"],
+            ["qango", "verify-proof", f"{out}/qango6-proof.json"],
+            ["qango", "puzzle", "generate", "--k", "3", "--seed", str(seed), "--svg", f"{out}/qango-puzzle.svg"],
+        ]
+
+
+PLUGIN = QangoPlugin()

@@ -1,0 +1,106 @@
+"""QANGO's web pages: the board with clickable cells, the check page's answer and picture."""
+
+from __future__ import annotations
+
+import re
+
+from ...errors import FormatError
+from ..picture import HOT, inject
+
+QANGO_TIME = 5.0  # seconds the QANGO solver may search for the check page (then "unknown")
+QANGO_LINE_TIME = 2.0  # per position of the animated line
+
+
+def hotspots(svg: str, board, legal: list[int]) -> tuple[str, set[int]]:
+    """Every board cell clickable (the cell squares are drawn first, in the board's cell order)."""
+    rects = re.findall(r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" fill="#[0-9a-f]{6}" '
+                       r'stroke="#555" stroke-width="0.5"/>', svg)
+    cells = list(board.cells)
+    if len(rects) != len(cells):
+        return svg, set()
+    hot = [HOT.format(cls=" legal" if c in legal else "", a=c, x=x, y=y, w=w, h=h)
+           for c, (x, y, w, h) in zip(cells, rects)]
+    return inject(svg, hot), set(cells)
+
+
+def check(body: dict) -> dict:
+    """``qango solve``'s JSON (value, best_move, plies, nodes) for a position, plus an ID (a
+    win-in-k puzzle ID when the side to move wins) and the best line step by step."""
+    from ..plugin import load_game
+    from . import parse_position
+    from .position import QangoOptions
+    from .api_bots import action_of
+    from ...solver.qango_solve import QangoSolver
+
+    if not isinstance(body, dict) or not isinstance(body.get("position"), str):
+        raise FormatError('send {"board": "6", "position": "X...../......"}')
+    board_name = str(body.get("board", "6"))
+    if board_name not in ("6", "7", "7plus"):
+        raise FormatError(f"board must be 6, 7 or 7plus, not {board_name!r}")
+    b, allowed = QangoOptions(board=board_name).resolve()
+    pos = parse_position(body["position"], b, allowed).validate()
+    solver = QangoSolver(pos.board, pos.allowed_first, tt_bits=20)
+    res = solver.solve(pos, time_limit=QANGO_TIME)
+    out = res.to_json()
+    out["complete"] = res.value != "unknown"
+    out["position"] = pos.to_text()
+    out["to_move"] = pos.to_move
+    tag = {"6": "6", "7": "7", "7plus": "7plus"}[board_name]
+    if res.value == "win" and res.plies is not None:
+        out["id"] = f"qango:{tag}:k{(res.plies + 1) // 2}:{pos.to_text()}"
+    else:
+        out["id"] = None
+    st = load_game("qango", board=board_name).new_initial_state_from(pos)
+    frames = [{"caption": "the position", "svg": st.to_svg()}]
+    line = []
+    if res.value in ("win", "loss") and res.best_move is not None:
+        k = 0
+        while not st.is_terminal() and k < 60:
+            p = st.engine.position
+            r = solver.solve(p, time_limit=QANGO_LINE_TIME)
+            if r.best_move is None or r.value == "unknown":
+                break
+            a = action_of(st, r.best_move)
+            k += 1
+            name = f"{p.to_move} {st.action_to_string(a)}"
+            line.append(name)
+            st.apply_action(a)
+            frames.append({"caption": f"{k}. {name}", "svg": st.to_svg()})
+    out["line_text"] = line
+    out["frames"] = frames
+    return out
+
+
+def draw(body: dict) -> dict:
+    """The board being entered with its counters, every cell clickable; the position text."""
+    from .board import load_board
+    from .svg import board_svg
+
+    board_name = str(body.get("board", "6")) if isinstance(body, dict) else "6"
+    if board_name not in ("6", "7", "7plus"):
+        raise FormatError(f"board must be 6, 7 or 7plus, not {board_name!r}")
+    b = load_board(board_name)
+    cells = body.get("cells") or {}
+    if not isinstance(cells, dict):
+        raise FormatError('cells must be {"CELL": "X" or "O"}')
+    x = o = 0
+    for k, v in cells.items():
+        try:
+            c = int(k)
+        except ValueError:
+            raise FormatError(f"bad cell {k!r}") from None
+        if c not in b.cells:
+            raise FormatError(f"cell {c} is not on the board")
+        if v == "X":
+            x |= 1 << c
+        elif v == "O":
+            o |= 1 << c
+    rows = []
+    for r in range(b.height):
+        row = ""
+        for q in range(b.width):
+            c = r * b.width + q
+            row += "#" if c not in b.cells else "X" if x >> c & 1 else "O" if o >> c & 1 else "."
+        rows.append(row)
+    svg, _ = hotspots(board_svg(b, x, o, title=b.title), b, [])
+    return {"board": board_name, "position": "/".join(rows), "svg": svg}

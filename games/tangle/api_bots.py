@@ -1,0 +1,40 @@
+"""Tangle's bots on the common game API and its hint (the best turn, searched exactly)."""
+
+from __future__ import annotations
+
+from ...errors import SolverError
+from ...solver.bots import Bot, EngineBot, Hint, with_strong
+from ..plugin import BotSpec
+
+
+def _t(strength: str):
+    def make(seed: int) -> Bot:
+        from ...solver.tangle_bots import make_bot as tbot
+
+        b = tbot(strength, seed)
+        return EngineBot(strength, lambda state: state.action_of(b.choose(state.engine)))
+    return make
+
+
+def bots(game_name: str) -> dict[str, BotSpec]:
+    return with_strong({
+        "random": BotSpec("any legal placement", _t("random")),
+        "greedy": BotSpec("the capture worth most now, else random", _t("greedy")),
+        "builder": BotSpec("greedy, grows own tiles, never hands over a capture it can avoid", _t("builder")),
+        "lookahead": BotSpec("exact best turn against the best reply, then forks", _t("lookahead")),
+    }, "lookahead")
+
+
+def hint(state) -> Hint | None:
+    from ...solver.tangle_search import best_turn
+
+    try:
+        r = best_turn(state.engine, "safe", node_limit=200_000)
+    except SolverError:
+        return None  # too open to search exactly: the strong bot's move
+    if r.points <= 0 or not r.placements:
+        return None
+    a = state.action_of(r.placements[0])
+    return Hint(a, f"the best turn scores {r.points} point{'s' if r.points != 1 else ''} in "
+                   f"{len(r.placements)} placement{'s' if len(r.placements) != 1 else ''}"
+                   + ("" if r.safe else " (no safe turn exists)"))

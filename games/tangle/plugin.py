@@ -1,0 +1,92 @@
+"""Tangle's plugin: the game, bots, best-turn puzzle IDs, the play page's sides and CLI."""
+
+from __future__ import annotations
+
+from ..plugin import GamePlugin, Picture
+
+KIND = "tangle-puzzle"
+
+
+class TanglePlugin(GamePlugin):
+    family = "tangle"
+    title = "Tangle"
+    order = 50
+    games = {"tangle": ".tangle.api:Tangle"}
+    cli = "tanglekit.cli_tangle:app"
+    has_ids = True
+    kinds = {KIND: "Tangle puzzle"}
+    one_kind = KIND
+    playable_kinds = (KIND,)
+    web_generators = (
+        {"generator": "tangle-puzzle", "title": "Tangle best-turn puzzle",
+         "ids": {"normal": "tangle:min_points=10,min_chain=2#{seed}",
+                 "hard": "tangle:min_points=10,min_chain=2,hard=1#{seed}"}},
+    )
+
+    def bots(self, game_name):
+        from .api_bots import bots
+
+        return bots(game_name)
+
+    def hint(self, state):
+        from .api_bots import hint
+
+        return hint(state)
+
+    def resolve_id(self, parsed):
+        from ...generators.tangle import resolve_id
+
+        return resolve_id(parsed)
+
+    def start(self, inst, spec, params):
+        """A best-turn puzzle: one turn of the side to move against the strong bot."""
+        from ...generators.play import Start
+        from .engine import state_from_json
+
+        out = inst.value
+        native = out if not isinstance(out, dict) else state_from_json(out)
+        state = api_state(native, params)
+        if isinstance(out, dict):
+            points, question = out["points"], out.get("question", "")
+        else:  # the descriptive form holds the position only: the solver gives the best turn
+            from ...solver.tangle_search import best_turn
+
+            points = best_turn(native, "points").points
+            question = f"Player {native.to_move} to move: score {points} points this turn."
+        return Start("tangle", state, spec, (state.current_player(),), "strong", points,
+                     "best chain", question, "points", one_turn=True)
+
+    def turn_points(self, initial, state, player):
+        e0, e = initial.engine, state.engine
+        team = e.game.team_of[player]
+        return e.scores[team] - e0.scores[team]
+
+    def picture(self, state, legal, humans):
+        """The board with every side clickable; each placement's button names the sides it covers."""
+        from .web import sides
+
+        svg, segs = sides(state.to_svg(), state)
+        g = state.engine.game
+
+        def covers(a: int) -> dict:
+            m = g.pl_mask[a] if a < g.n_placements else 0
+            return {"sides": [i for i in range(m.bit_length()) if m >> i & 1]}
+
+        return Picture(svg, set(), {"sides": segs}, covers)
+
+    def demo(self, out, seed):
+        return [["tangle", "puzzle", "generate", "--seed", str(seed), "--svg", f"{out}/tangle-puzzle.svg",
+                 "--solution-svg", f"{out}/tangle-solution.svg"]]
+
+
+def api_state(native, params: dict | None = None):
+    """A Tangle engine state as a game-API state of the same board, pieces, players and options."""
+    from ..plugin import load_game
+
+    sp = native.game.spec()
+    opts = {**sp.get("options", {}), **(params or {})}
+    game = load_game("tangle", board=sp["board"], pieces=sp["pieces"], players=sp["players"], **opts)
+    return game.new_initial_state_from(native)
+
+
+PLUGIN = TanglePlugin()

@@ -1,0 +1,92 @@
+"""Tanglung's bots on the common game API (solo, co-op and duel) and the solo / co-op hint."""
+
+from __future__ import annotations
+
+import random
+
+from ...solver.bots import Bot, EngineBot, Hint, RandomBot, with_strong
+from ..plugin import BotSpec
+
+
+class TanglungWalkerBot(Bot):
+    """Solo / co-op: a dark card if one can be reached, else any card (the generator's walker)."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, state) -> int:
+        acts = state.legal_actions()
+        dark = [a for a in acts if not state.engine.lit >> a & 1]
+        return self.rng.choice(dark or acts)
+
+
+def solo_best(state) -> tuple[int | None, int | None]:
+    """(next move of a shortest winning line, its moves left) from a solo / co-op state;
+    (None, None) when no line wins."""
+    from ...solver.tanglung_coop import search_coop
+    from ...solver.tanglung_solo import move_graph, noflip_mask, search_graph
+
+    e = state.engine
+    if len(e.starts) == 1:
+        adj, adjn = move_graph(e.layout, e.options)
+        moves, _, path, _ = search_graph(adj, adjn, noflip_mask(e.layout), 16, e.positions[0], e.lit)
+        if moves < 0:
+            return None, None
+        return (path[1] if moves > 0 else None), moves
+    me = e.to_move
+    moves, _, seq, _ = search_coop(e.layout, e.options, (e.positions[me], e.positions[1 - me]), 1_000_000, e.lit)
+    if moves < 0:
+        return None, None
+    return (seq[0] if seq else None), moves
+
+
+class TanglungPerfectBot(Bot):
+    """Solo / co-op: the first move of a shortest winning line (exact search); a walker move
+    when no line wins."""
+
+    name = "perfect"
+
+    def __init__(self, seed: int = 0):
+        self.fallback = TanglungWalkerBot(seed)
+
+    def choose(self, state) -> int:
+        a, _ = solo_best(state)
+        if a is None or a not in state.legal_actions():
+            return self.fallback.choose(state)
+        return a
+
+
+def _duel(strength: str):
+    def make(seed: int) -> Bot:
+        from ...solver.tanglung_duel import make_bot as duel_bot
+        from .api import encode_duel
+
+        b = duel_bot(strength, seed)
+        return EngineBot(strength, lambda state: encode_duel(b.choose(state.engine.match)))
+    return make
+
+
+def bots(game_name: str) -> dict[str, BotSpec]:
+    if game_name != "tanglung-duel":
+        return with_strong({
+            "random": BotSpec("any legal move", RandomBot),
+            "greedy": BotSpec("a dark card when one is reachable (the generator's walker)", TanglungWalkerBot),
+            "perfect": BotSpec("the first move of a shortest winning line (exact search)", TanglungPerfectBot),
+        }, "perfect")
+    return with_strong({
+        "random": BotSpec("any legal action", _duel("random")),
+        "greedy": BotSpec("one-ply tactics, looks at the opponent's immediate wins", _duel("greedy")),
+        "pimc": BotSpec("determinised alpha-beta (4 samples, depth 2)", _duel("pimc")),
+        "pimc-strong": BotSpec("determinised alpha-beta (6 samples, depth 3)", _duel("pimc-strong")),
+    }, "pimc")
+
+
+def hint(state) -> Hint | None:
+    if state.get_game().name == "tanglung-duel":  # no exact search there: the strong bot's move
+        return None
+    a, left = solo_best(state)
+    if left is None:
+        return Hint(None, "no winning line from here (exact search)")
+    return Hint(a, f"a shortest winning line needs {left} more move{'s' if left != 1 else ''}")

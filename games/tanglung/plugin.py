@@ -1,0 +1,98 @@
+"""Tanglung's plugin: the solo, co-op and duel games, bots, challenge IDs, pages and CLI."""
+
+from __future__ import annotations
+
+from ..plugin import GamePlugin, Picture
+
+KIND = "tanglung-challenge"
+
+
+class TanglungPlugin(GamePlugin):
+    family = "tanglung"
+    title = "Tanglung"
+    order = 20
+    games = {
+        "tanglung-solo": ".tanglung.api:TanglungSolo",
+        "tanglung-coop": ".tanglung.api:TanglungCoop",
+        "tanglung-duel": ".tanglung.api:TanglungDuel",
+    }
+    cli = "tanglekit.cli_tanglung:app"
+    has_ids = True
+    kinds = {KIND: "Tanglung solo challenge"}
+    one_kind = KIND
+    playable_kinds = (KIND,)
+    file_formats = ("tanglekit/tanglung-challenge",)
+    check_page = "Tanglung: is this layout solvable?"
+    web_generators = (
+        {"generator": "tanglung-solo", "title": "Tanglung solo challenge",
+         "choices": ("easy", "medium", "hard", "expert"), "id": "tanglung:solo,{choice}#{seed}"},
+    )
+
+    def bots(self, game_name):
+        from .api_bots import bots
+
+        return bots(game_name)
+
+    def hint(self, state):
+        from .api_bots import hint
+
+        return hint(state)
+
+    def resolve_id(self, parsed):
+        from ...generators.tanglung import resolve_id
+
+        return resolve_id(parsed)
+
+    def start(self, inst, spec, params):
+        """A solo game from the challenge's better Rooster (as the generator), its optimum known."""
+        from ...generators.play import Start
+        from ...solver.tanglung_solo import solve_solo
+        from ..plugin import load_game
+        from .cards import default_card_set
+
+        ch = inst.value
+        opts = {**ch.options.to_json(), **params}
+        if not ch.card_set.same_cards(default_card_set()):
+            opts["cards"] = ch.card_set.inline()
+        game = load_game("tanglung-solo", **opts)
+        sol = solve_solo(ch.layout, None, game.options, ch.card_set)
+        state = game.new_initial_state_from({"layout": str(ch.layout), "starts": [list(divmod(sol.start, 4))]})
+        return Start("tanglung-solo", state, spec, (0,), None, sol.moves, "fewest moves",
+                     "light all 16 cards", "moves")
+
+    def load_formats(self):
+        from . import formats  # noqa: F401  (registers its formats)
+
+    def start_from_file(self, data, where, spec):
+        from ...generators.ids import Instance
+        from .formats import challenge_from_document
+
+        ch = challenge_from_document(data, where)
+        return self.start(Instance(KIND, ch, spec), spec, {})
+
+    def picture(self, state, legal, humans):
+        from .web import hotspots
+
+        if state.get_game().name == "tanglung-duel":
+            return Picture(state.to_svg())
+        svg, hot = hotspots(state.to_svg(), legal)
+        return Picture(svg, hot)
+
+    def check(self, body):
+        from .web import check
+
+        return check(body)
+
+    def draw(self, body):
+        from .web import draw
+
+        return draw(body)
+
+    def demo(self, out, seed):
+        return [
+            ["tanglung", "solo", "solve", "CRBF/HDFR/BHFB/RHDC", "--svg", f"{out}/tanglung-tour.svg"],
+            ["tanglung", "solo", "generate", "--difficulty", "hard", "--seed", str(seed), "--svg", out],
+        ]
+
+
+PLUGIN = TanglungPlugin()

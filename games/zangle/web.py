@@ -1,0 +1,149 @@
+"""Zangle's web pages: the table as HTML cards, the tiling of the last Zangle, the check page."""
+
+from __future__ import annotations
+
+import re
+
+from ...errors import FormatError, TanglekitError
+
+ZANGLE_TIME = 20.0  # seconds the solo solver may search for the check page
+
+
+def zangle_tiling(deck, action) -> dict | None:
+    """A picture of how a Zangle's pieces tile its target (the exact-cover tiler finds one)."""
+    from .cards import PAINT
+    from ...shapes.render import svg_tiling
+    from ...solver.tiling import solve_tiling
+
+    if action is None:
+        return None
+    cards = deck.by_id
+    target = cards[action.target]
+    pieces = [cards[c] for c in action.pieces if cards[c].shape is not None]
+    try:
+        res = solve_tiling(target.shape, [c.shape for c in pieces], each="exactly", query="first", time_limit=5.0)
+    except TanglekitError:
+        return None
+    if not res.solutions:
+        return None
+    letters = "ABCDEFGHIJ"
+    svg = svg_tiling(target.shape, res.solutions[0].placed, colours=[PAINT.get(c.colour, "#999") for c in pieces],
+                     labels=list(letters[: len(pieces)]), unit=26.0)
+    key = ", ".join(f"{letters[i]} = {c.id}" for i, c in enumerate(pieces))
+    z = f" with {', '.join(action.z)}" if action.z else ""
+    return {"text": f"{action.target}: {key}{z}", "svg": svg}
+
+
+def card_svg(card, unit: float = 16.0) -> str:
+    """One Zangle card's shape in its colour (a Z card as a large Z)."""
+    from .cards import PAINT
+    from ...shapes.render import svg_shape
+
+    if card.shape is None:
+        return ('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" viewBox="0 0 40 40">'
+                '<text x="20" y="31" font-size="30" font-weight="bold" text-anchor="middle" '
+                'font-family="sans-serif" fill="#555">Z</text></svg>')
+    svg = svg_shape(card.shape.normalized(), fill=PAINT.get(card.colour, "#999999"), unit=unit)
+    return re.sub(r'<rect [^>]*fill="#ffffff"/>', "", svg, count=1)  # no background: the card shows
+
+
+def zangle_places(st) -> list[dict]:
+    """The face-up cards a Zangle may use, by their place numbers (the action encoding's)."""
+    from .solo import MIDDLE as SOLO_MIDDLE, SoloGame
+
+    e = st.engine
+    out = []
+    for place, card in sorted(st.places().items()):
+        if isinstance(e, SoloGame):
+            where = f"middle {place}" if place < SOLO_MIDDLE else f"pile {place - SOLO_MIDDLE}"
+        else:
+            where = f"middle {place}" if place < 4 else f"own {place - 4}"
+        out.append({"place": place, "card": card.id, "where": where, "svg": card_svg(card)})
+    return out
+
+
+def _esc(t: str) -> str:
+    return str(t).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def zangle_table_html(st, places: list[dict] | None = None) -> str:
+    """The Zangle table as HTML cards: the middle, each pile's face-up top with the number of
+    face-down cards under it, the draw pile's size; face-up cards carry their place number."""
+    from .solo import MIDDLE as SOLO_MIDDLE, SoloGame
+
+    e = st.engine
+    places = zangle_places(st) if places is None else places
+    by_place = {p["place"]: p for p in places}
+
+    def card(p: dict | None, where: str, note: str = "") -> str:
+        if p is None:
+            return (f'<div class="slot"><div class="where">{_esc(where)}</div><div class="card empty">empty</div>'
+                    f'<div class="note">{_esc(note)}</div></div>')
+        return (f'<div class="slot"><div class="where">{_esc(where)}</div>'
+                f'<div class="card" data-place="{p["place"]}" data-card="{_esc(p["card"])}">{p["svg"]}'
+                f'<div class="cid">{_esc(p["card"])}</div></div><div class="note">{_esc(note)}</div></div>')
+
+    rows = []
+    if isinstance(e, SoloGame):
+        rows.append('<div class="zrow">' + "".join(card(by_place.get(i), f"middle {i}") for i in range(SOLO_MIDDLE))
+                    + f'<div class="slot"><div class="where">draw pile</div><div class="card back">{len(e.draw)}'
+                    f'<div class="cid">cards</div></div></div></div>')
+        rows.append('<div class="zrow">' + "".join(
+            card(by_place.get(SOLO_MIDDLE + i) if pile else None, f"pile {i}",
+                 f"{len(pile) - 1} face down" if len(pile) > 1 else "")
+            for i, pile in enumerate(e.piles)) + "</div>")
+        state = "solved" if st.is_terminal() and st.returns()[0] > 0 else ("game over" if st.is_terminal() else
+                                                                          f"{e.phase} phase")
+        rows.append(f'<div class="small">{sum(len(p) for p in e.piles)} cards left in the piles; {state}</div>')
+    else:
+        rows.append('<div class="zrow">' + "".join(card(p, p["where"]) for p in places) + "</div>")
+        rows.append(f'<pre class="small">{_esc(st.observation_string(max(st.current_player(), 0)))}</pre>')
+    return '<div class="ztable">' + "".join(rows) + "</div>"
+
+
+def zangle_deck() -> dict:
+    """Every card of the default deck with its picture (the check page's deck)."""
+    from .cards import default_deck
+
+    deck = default_deck()
+    return {"deck": deck.name, "cards": [{"card": c.id, "colour": c.colour, "svg": card_svg(c, 9.0)}
+                                         for c in deck.cards]}
+
+
+def _ids(v, what: str) -> tuple[str, ...]:
+    if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+        raise FormatError(f"{what} must be a list of card ids")
+    return tuple(v)
+
+
+def check_zangle(body: dict) -> dict:
+    """``zangle solo solve``'s JSON (solvable, line, states) for a solo deal of card ids, plus
+    its ``id`` and a picture after every action of the winning line."""
+    from ..plugin import load_game
+    from ...solver.zangle_solo import SoloDeal, solve_deal
+
+    if not isinstance(body, dict):
+        raise FormatError("send {\"middle\": [...], \"draw\": [...], \"piles\": [[...], ...]}")
+    piles = body.get("piles")
+    if not isinstance(piles, list) or not piles:
+        raise FormatError("piles must be a list of piles (lists of card ids, bottom to top)")
+    if any(not p for p in piles):
+        raise FormatError("every pile needs at least one card")
+    deal = SoloDeal(_ids(body.get("middle", []), "middle"), _ids(body.get("draw", []), "draw"),
+                    tuple(_ids(p, "a pile") for p in piles))
+    if len(deal.middle) != 3:
+        raise FormatError(f"the middle holds 3 cards, not {len(deal.middle)}")
+    res = solve_deal(deal, max_states=2_000_000, time_limit=ZANGLE_TIME)
+    out = res.to_json()
+    out["complete"] = res.solvable is not None
+    out["id"] = deal.share_id()
+    out["line_text"] = [str(a) for a in res.line]
+    opts = deal.options.to_json()
+    opts.pop("max_turns", None)
+    st = load_game("zangle-solo", **opts).new_initial_state_from(deal)
+    frames = [{"caption": "the deal", "svg": zangle_table_html(st)}]
+    for k, a in enumerate(res.line, 1):
+        st.apply_action(st.action_of(a))
+        frames.append({"caption": f"{k}. {a}", "svg": zangle_table_html(st)})
+    out["frames"] = frames
+    return out
