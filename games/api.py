@@ -14,8 +14,10 @@ Conventions (the same for every game, see docs/api.md):
 - players are counted from 0; ``current_player()`` is ``CHANCE`` (-1) at a chance node and
   ``TERMINAL`` (-4) when the game is over, as in OpenSpiel;
 - an action is an ``int``; ``action_to_string`` / ``string_to_action`` use the game's own move
-  notation and round-trip; an illegal action raises :class:`~tanglekit.errors.RuleError` and
-  leaves the state unchanged;
+  notation and round-trip; an illegal action raises :class:`~tanglekit.errors.IllegalMoveError`
+  (a ``RuleError``) whose message says why (``explain_illegal``) and leaves the state unchanged;
+  move text that does not parse raises :class:`~tanglekit.errors.InvalidMoveError` (a
+  ``FormatError``), well-formed text of a move that is not legal now ``IllegalMoveError``;
 - ``params`` are rule options (by their names in the README table) plus a few set-up values per
   game (``players``, ``board``...); unknown names are a ``RuleError``;
 - ``new_initial_state(seed)`` starts a game whose hidden shuffles come from ``seed`` (``None``
@@ -34,7 +36,7 @@ import operator
 from abc import ABC, abstractmethod
 from typing import Any, Callable
 
-from ..errors import FormatError, RuleError
+from ..errors import FormatError, IllegalMoveError, InvalidMoveError, RuleError
 
 CHANCE = -1  # current_player() at a chance node (OpenSpiel's kChancePlayerId)
 TERMINAL = -4  # current_player() when the game is over (OpenSpiel's kTerminalPlayerId)
@@ -66,7 +68,8 @@ class State(ABC):
 
     @abstractmethod
     def apply_action(self, action: int) -> None:
-        """Play ``action``; ``RuleError`` if it is not legal now (and the state is unchanged)."""
+        """Play ``action``; ``IllegalMoveError`` (a ``RuleError``) saying why if it is not legal
+        now (and the state is unchanged)."""
 
     @abstractmethod
     def undo(self) -> int:
@@ -90,7 +93,9 @@ class State(ABC):
 
     @abstractmethod
     def string_to_action(self, text: str) -> int:
-        """The legal action written ``text`` (``FormatError`` / ``RuleError`` if none)."""
+        """The legal action written ``text``: ``InvalidMoveError`` (a ``FormatError``) if the text
+        is not a move in the game's notation, ``IllegalMoveError`` (a ``RuleError``, saying why)
+        if it is one that is not legal now."""
 
     @abstractmethod
     def history(self) -> list[int]:
@@ -134,6 +139,41 @@ class State(ABC):
 
     def move_number(self) -> int:
         return len(self.history())
+
+    def explain_illegal(self, action) -> str:
+        """Why ``action`` is not legal now, in words (``""`` when it is legal): "no such action"
+        for a number that is no action of the game, "the game is over", else the game's reason
+        (``_why_illegal``, overridden per game) or, failing one, the legal moves it is not among."""
+        if isinstance(action, bool):
+            return f"no such action: {action!r} (an action is an int)"
+        try:
+            a = operator.index(action)
+        except TypeError:
+            return f"no such action: {action!r} (an action is an int)"
+        if a < 0:
+            return f"no such action: {a}"
+        if self.is_terminal():
+            return "the game is over"
+        if a in self.legal_actions():
+            return ""
+        try:
+            why = self._why_illegal(a)
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError, RuleError):
+            why = None  # a reason that cannot be worked out here: the general one
+        if why:
+            return why
+        try:
+            name = self.action_to_string(a)
+        except Exception:  # noqa: BLE001 - a number that names no action
+            return f"no such action: {a}"
+        legal = self.legal_action_strings()
+        shown = ", ".join(legal[:8]) + (", ..." if len(legal) > 8 else "")
+        return f"{name} is not one of the {len(legal)} legal moves now ({shown})"
+
+    def _why_illegal(self, action: int) -> str | None:
+        """The game's own reason why ``action`` (an int, not legal now, the game not over) is
+        illegal, or None for the general one; each game overrides this."""
+        return None
 
     def _repr_svg_(self) -> str:  # Jupyter
         return self.to_svg()
@@ -256,15 +296,16 @@ class EngineState(State):
 
     def apply_action(self, action: int) -> None:
         if self.is_terminal():
-            raise RuleError("the game is over")
+            raise IllegalMoveError("the game is over")
         if isinstance(action, bool):
-            raise RuleError(f"an action is an int, not {action!r}")
+            raise IllegalMoveError(f"an action is an int, not {action!r}")
         try:
             action = operator.index(action)  # numpy integers too
         except TypeError:
-            raise RuleError(f"an action is an int, not {action!r}") from None
+            raise IllegalMoveError(f"an action is an int, not {action!r}") from None
         if action not in self.legal_actions():
-            raise RuleError(f"illegal action now: {action} ({self._name_or_number(action)})")
+            raise IllegalMoveError(f"illegal action now: {action} ({self._name_or_number(action)}): "
+                                   f"{self.explain_illegal(action)}")
         self._push(action, save=True)
 
     def _push(self, action: int, save: bool) -> None:
@@ -302,11 +343,29 @@ class EngineState(State):
         return fresh
 
     def string_to_action(self, text: str) -> int:
-        want = " ".join(str(text).split()).lower()
-        for a in self.legal_actions():
-            if " ".join(self.action_to_string(a).split()).lower() == want:
-                return a
-        raise RuleError(f"no legal move {text!r} now")
+        """The legal action written ``text``: ``_parse_action`` reads the notation (a game
+        without its own parser matches the legal moves' names), then the action is checked."""
+        a = self._parse_action(text)
+        if a is None:  # no parser: the text is one of the legal moves' names or refused
+            want = " ".join(str(text).split()).lower()
+            for b in self.legal_actions():
+                if " ".join(self.action_to_string(b).split()).lower() == want:
+                    return b
+            raise IllegalMoveError(f"no legal move {_short(text)} now")
+        return self._checked(a, text)
+
+    def _parse_action(self, text: str) -> int | None:
+        """The action written ``text`` in the game's notation, legal now or not
+        (``InvalidMoveError`` if it does not parse); None: the game has no parser."""
+        return None
+
+    def _checked(self, action: int, text: str) -> int:
+        """``action`` (parsed from ``text``) if legal now, else ``IllegalMoveError`` saying why."""
+        if self.is_terminal():
+            raise IllegalMoveError(f"{_short(text)}: the game is over")
+        if action not in self.legal_actions():
+            raise IllegalMoveError(f"{_short(text)} is not legal now: {self.explain_illegal(action)}")
+        return action
 
     def history(self) -> list[int]:
         return list(self._actions)
@@ -330,6 +389,12 @@ class EngineState(State):
             "actions": list(self._actions),
             "position": _jsonable(self._snapshot()),  # a copy: engines may share their lists
         }
+
+
+def _short(text: Any) -> str:
+    """``text`` quoted for a message, at most 60 characters."""
+    t = str(text)
+    return repr(t if len(t) <= 60 else t[:57] + "...")
 
 
 _REPLAY = object()  # undo-stack entry: nothing saved, undo replays from the start

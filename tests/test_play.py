@@ -123,7 +123,7 @@ def test_play_refuses_illegal_moves_and_undoes_and_hints():
     # 3,3 is not reachable from the start, there is no move 99; then a move, undo and hint
     lines = ["3,3", "99", "1", "undo", "hint", "quit"]
     out = run("play", TANGLUNG_ID, stdin="\n".join(lines) + "\n").stdout
-    assert "illegal: no legal move to '3,3' now" in out
+    assert "illegal: '3,3' is not legal now: the matchbox on 0,3 (Rooster) cannot move to 3,3" in out
     assert "illegal: no move number 99: choose 1..2" in out
     assert "played 0,2" in out and "undone 1 action" in out
     # the hint is the first move of a shortest tour: 1,3 (move 2 of 0,2 / 1,3)

@@ -251,7 +251,7 @@ def test_qango_puzzle_solved_by_clicking_the_hinted_cells(driver, base):
     driver.find_element(By.ID, "undo").click()
     _wait_log(driver, 0)
     _click_cell(driver, 1)
-    assert "0,1 already holds a counter" in _wait_text(driver, "#message", "illegal")
+    assert "cell 0,1 is taken" in _wait_text(driver, "#message", "illegal")
     for k in (1, 2):
         driver.find_element(By.ID, "hint").click()
         _wait_text(driver, "#hinttext", "hint:")

@@ -191,79 +191,8 @@ def play_move(s, action: int | None = None, text: str | None = None) -> list[str
 
 
 def explain_illegal(st, action: int) -> str:
-    """Why ``action`` is not legal now, in the game's words."""
-    game = st.get_game().name
-    legal = st.legal_actions()
-    try:
-        if game in ("tanglung-solo", "tanglung-coop") and 0 <= action < 16:
-            e = st.engine
-            from ..games.tanglung.cards import KINDS
-
-            box = e.positions[st.current_player()] if len(e.positions) > 1 else e.positions[0]
-            where = f"{action // 4},{action % 4}"
-            if action == box:
-                return f"the matchbox is already on {where}"
-            here = f"{box // 4},{box % 4}"
-            can = " or ".join(st.action_to_string(a) for a in legal) or "nothing"
-            return (f"the matchbox on {here} ({KINDS.get(e.layout[box], '?')}) cannot move to {where}; "
-                    f"it can move to {can}")
-        if game == "qango":
-            pos = st.engine.position
-            if action in pos.board.cells:
-                r, c = pos.board.rc(action)
-                if (pos.x | pos.o) >> action & 1:
-                    return f"{r},{c} already holds a counter"
-                return f"{r},{c} may not be played now (the opening rule allows: " \
-                       + ", ".join(st.action_to_string(a) for a in legal[:12]) + ")"
-            return f"cell {action} is not on the board"
-        if game.startswith("zangle") and action >= 1024:
-            return _explain_zangle(st, action, legal)
-    except (AttributeError, IndexError, KeyError, TypeError, ValueError):
-        pass
-    try:
-        name = st.action_to_string(action)
-    except Exception:  # noqa: BLE001 - an action number that names nothing
-        name = f"action {action}"
-    return f"{name} is not a legal move now"
-
-
-def _explain_zangle(st, action: int, legal: list[int]) -> str:
-    places = st._places()
-    t = (action - 1024) % 128
-    mask = (action - 1024) // 128
-    chosen = [p for p in range(16) if mask >> p & 1]
-    if t not in places or any(p not in places for p in chosen):
-        return "choose cards that lie face up on the table"
-    target = places[t]
-    pieces = [places[p] for p in chosen if p != t]
-    if not pieces:
-        return f"choose the cards that fill the target {target.id}"
-    if target.shape is None:
-        return f"{target.id} is a Z card: it cannot be the target"
-    shaped = [c for c in pieces if c.shape is not None]
-    zs = [c for c in pieces if c.shape is None]
-    if not shaped:
-        return f"choose the cards that fill the target {target.id} (Z cards alone cover nothing)"
-    if len(shaped) == 1 and not zs:
-        return "a Zangle needs two or more pieces, or one piece and a Z card"
-    from ..games.zangle.solo import MIDDLE as SOLO_MIDDLE, SoloGame
-
-    if isinstance(st.engine, SoloGame):
-        if not any(p < SOLO_MIDDLE for p in chosen) or not any(p >= SOLO_MIDDLE for p in chosen):
-            return "a Zangle uses at least one middle card and at least one pile top"
-    pieces = shaped
-    area = sum(c.shape.area for c in pieces)
-    names = " + ".join(c.id for c in pieces)
-    one = len(pieces) == 1
-    if area != target.shape.area:
-        return (f"{names} cover{'s' if one else ''} {area} triangle{'s' if area != 1 else ''}; the target "
-                f"{target.id} has {target.shape.area}")
-    same_target = [a for a in legal if a >= 1024 and (a - 1024) % 128 == t]
-    if not same_target:
-        return f"no Zangle fills {target.id} now"
-    if one:
-        return f"{names} is not congruent to {target.id}"
-    return f"{names} do not tile {target.id} (the pieces cannot be arranged to fill it exactly)"
+    """Why ``action`` is not legal now, in the game's words (the game API's ``explain_illegal``)."""
+    return st.explain_illegal(action) or "it is legal now"
 
 
 def undo(s) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 
-from ...errors import FormatError, RuleError
+from ...errors import FormatError, InvalidMoveError, RuleError
 from ..api import TERMINAL, EngineState, Game, replay_from_json
 from .position import Game as QangoEngine, Position, QangoOptions, parse_position, position_from_json
 from .svg import board_svg
@@ -59,18 +59,33 @@ class QangoState(EngineState):
         r, c = b.rc(action)
         return f"{r},{c}"
 
-    def string_to_action(self, text: str) -> int:
+    def _parse_action(self, text: str) -> int:
         b = self.engine.position.board
         try:
             r, c = (int(x) for x in str(text).replace(",", " ").split())
         except ValueError:
-            raise FormatError(f"bad QANGO move {text!r}: expected row,col like 2,3") from None
+            raise InvalidMoveError(f"bad QANGO move {str(text)[:60]!r}: expected row,col like 2,3") from None
         if not (0 <= r < b.height and 0 <= c < b.width):
-            raise RuleError(f"cell {text!r} is off the {b.title} board")
-        a = r * b.width + c
-        if a not in self.legal_actions():
-            raise RuleError(f"illegal move {text!r} now")
-        return a
+            raise InvalidMoveError(f"cell {str(text)[:60]!r} is off the {b.title} board "
+                                   f"(rows 0..{b.height - 1}, columns 0..{b.width - 1})")
+        if r * b.width + c not in b.cells:
+            raise InvalidMoveError(f"cell {r},{c} is not on the {b.title} board")
+        return r * b.width + c
+
+    def _why_illegal(self, action: int) -> str | None:
+        p = self.engine.position
+        b = p.board
+        if action >= b.n_cells:
+            return f"no such action: {action} (cells 0..{b.n_cells - 1})"
+        r, c = b.rc(action)
+        if action not in b.cells:
+            return f"cell {r},{c} is not on the {b.title} board"
+        if p.x >> action & 1 or p.o >> action & 1:
+            return f"cell {r},{c} is taken (by {'X' if p.x >> action & 1 else 'O'})"
+        if p.n_counters == 0 and p.allowed_first is not None and action not in p.allowed_first:
+            allowed = ", ".join("{},{}".format(*b.rc(a)) for a in sorted(p.allowed_first))
+            return f"cell {r},{c} is free, but the opening rule allows the first counter only on {allowed}"
+        return None
 
     def _snapshot(self):
         # the form states were saved with before position files had a tag: saved states keep replaying

@@ -66,12 +66,43 @@ class TangleApiState(EngineState):
             raise RuleError(f"no such Tangle placement: {action}")
         return g.move_text(action)
 
-    def string_to_action(self, text: str) -> int:
-        p = self.engine.game.parse_move(str(text))
-        a = self._pass if p == PASS else p
-        if a not in self.legal_actions():
-            raise RuleError(f"illegal move now: {text!r}")
-        return a
+    def _parse_action(self, text: str) -> int:
+        p = self.engine.game.parse_move(str(text))  # InvalidMoveError when it names no placement
+        return self._pass if p == PASS else p
+
+    def _why_illegal(self, action: int) -> str | None:
+        e, g = self.engine, self.engine.game
+        me = e.to_move
+        if action == self._pass:
+            n = len(self.legal_actions())
+            return f"player {me} may pass only when no placement is legal ({n} placement{'s are' if n != 1 else ' is'})"
+        if action > self._pass:
+            return f"no such action: {action} (placements 0..{g.n_placements - 1}, pass {self._pass})"
+        kind = g.pieces.kinds[g.pl_kind[action]]
+        if e.remaining[me][g.pl_kind[action]] <= 0:
+            return f"player {me} has no {kind.name} left (all {kind.count} placed)"
+        taken = [i for i in range(g.n_sides) if (g.pl_mask[action] & e.occ) >> i & 1]
+        if taken:
+            home = self.engine.game.move_text(action).split()[1].split(":")[0]
+            cr = tuple(int(v) for v in home.split(","))
+            from ...shapes.hexsides import offset_to_axial
+
+            tile = offset_to_axial(cr[0], cr[1], g.board.offset)
+            names = [g.side_text(g.sides[i], tile) for i in taken]
+            owner = e.owner[taken[0]]
+            who = f" (by player {owner})" if owner >= 0 else ""
+            return (f"side {names[0]} is taken{who}" if len(names) == 1
+                    else f"sides {', '.join(names)} are taken{who if len(set(e.owner[i] for i in taken)) == 1 else ''}")
+        if e.needs_star() and not g.pl_star[action]:
+            from ...shapes.hexsides import axial_to_offset
+
+            c, r = axial_to_offset(g.board.tiles[g.board.star], g.board.offset)
+            first = "the game's first piece" if g.options.first_piece == "game" else f"player {me}'s first piece"
+            return f"{first} must cover a side of the Center Star tile {c},{r}; that tile does not touch it"
+        if e.occ and not g.pl_nbr[action] & e.occ:
+            how = "share a vertex" if g.options.connection == "vertex" else "lie on sides of a common tile"
+            return f"that {kind.name} does not touch any piece on the board (pieces connect when they {how})"
+        return None
 
     def _snapshot(self):
         e = self.engine

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...errors import FormatError, RuleError
+from ...errors import FormatError, InvalidMoveError, RuleError
 from ...jsonio import read_json_file
 from ...shapes.hexsides import (
     axial_to_offset,
@@ -173,19 +173,23 @@ class TangleGame:
 
     def parse_move(self, move) -> int:
         """A placement index from JSON (``{"piece", "sides"}``), text (``V2 4,5:0 4,5:1``)
-        or ``pass``; FormatError if it names no placement of that piece on this board."""
+        or ``pass``; ``InvalidMoveError`` (a FormatError) if it names no placement of that piece
+        on this board."""
         if isinstance(move, int):
             if move == PASS or 0 <= move < self.n_placements:
                 return move
-            raise FormatError(f"placement index {move} out of range")
+            raise InvalidMoveError(f"placement index {move} out of range")
         if isinstance(move, str):
             text = move.strip()
             if text.lower() == "pass":
                 return PASS
             parts = text.split()
             if len(parts) < 2:
-                raise FormatError(f"bad move {move!r}: expected 'PIECE col,row:side ...' or 'pass'")
-            kind = self.pieces.index(parts[0])
+                raise InvalidMoveError(f"bad move {move!r}: expected 'PIECE col,row:side ...' or 'pass'")
+            try:
+                kind = self.pieces.index(parts[0])
+            except FormatError as e:
+                raise InvalidMoveError(str(e)) from None
             sides = []
             for tok in parts[1:]:
                 try:
@@ -193,25 +197,28 @@ class TangleGame:
                     c, r = (int(v) for v in cr.split(","))
                     sides.append(tile_side(offset_to_axial(c, r, self.board.offset), int(si)))
                 except ValueError:
-                    raise FormatError(f"bad side {tok!r} in move {move!r}: expected col,row:side (side 0-5)") from None
+                    raise InvalidMoveError(f"bad side {tok!r} in move {move!r}: expected col,row:side (side 0-5)") from None
         elif isinstance(move, dict):
             if "piece" not in move or "sides" not in move:
-                raise FormatError(f"bad move {move!r}: expected keys piece and sides")
-            kind = self.pieces.index(move["piece"])
+                raise InvalidMoveError(f"bad move {move!r}: expected keys piece and sides")
+            try:
+                kind = self.pieces.index(move["piece"])
+            except FormatError as e:
+                raise InvalidMoveError(str(e)) from None
             try:
                 sides = [(int(a), int(b)) for a, b in move["sides"]]
             except (TypeError, ValueError):
-                raise FormatError(f"bad sides in move {move!r}: expected [[a, b], ...]") from None
+                raise InvalidMoveError(f"bad sides in move {move!r}: expected [[a, b], ...]") from None
         else:
-            raise FormatError(f"bad move {move!r}")
+            raise InvalidMoveError(f"bad move {move!r}")
         mask = 0
         for s in sides:
             if s not in self.side_id:
-                raise FormatError(f"side {s} of move {move!r} is not on the board")
+                raise InvalidMoveError(f"side {s} of move {move!r} is not on the board")
             mask |= 1 << self.side_id[s]
         p = self.lookup.get((kind, mask))
         if p is None:
-            raise FormatError(f"move {move!r}: those sides are not a placement of {self.pieces.kinds[kind].name}")
+            raise InvalidMoveError(f"move {move!r}: those sides are not a placement of {self.pieces.kinds[kind].name}")
         return p
 
 

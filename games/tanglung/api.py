@@ -11,12 +11,13 @@ match's layout comes from the seed; dark cards are hidden from both players
 
 from __future__ import annotations
 
-from ...errors import FormatError, RuleError
+from ...errors import FormatError, InvalidMoveError, RuleError
 from ...jsonio import short
 from ..api import TERMINAL, EngineState, Game, replay_from_json, split_params
-from .cards import CardSet, load_card_set
-from .duel import DuelGame, describe_action, parse_action
+from .cards import EMPTY, KINDS, ROOSTER, CardSet, load_card_set
+from .duel import PLAY, REENTER, SETUP, DuelGame, describe_action, parse_action
 from .layout import N_CELLS, Layout, idx, random_layout, rc
+from .moves import DIAG, KNIGHT, ORTHO, SLIDES, STEPS
 from .render import svg_grid
 from .rules import TanglungOptions
 from .solo import SoloGame
@@ -34,10 +35,66 @@ def _parse_cell(text: str) -> int:
             raise ValueError
         r, c = (int(x) for x in t.split(","))
     except ValueError:
-        raise FormatError(f"bad cell {short(text)}: expected row,col like 1,2") from None
+        raise InvalidMoveError(f"bad cell {short(text)}: expected row,col like 1,2") from None
     if not (0 <= r < 4 and 0 <= c < 4):
-        raise FormatError(f"cell {short(text)} is off the 4x4 grid")
+        raise InvalidMoveError(f"cell {short(text)} is off the 4x4 grid (rows and columns 0..3)")
     return idx(r, c)
+
+
+_HOW = {
+    "R": "slides along its row or column over cards",
+    "B": "slides diagonally over cards",
+    "D": "slides in any of the 8 directions, over cards and empty spaces",
+    "F": "steps to a neighbouring card in any of the 8 directions",
+    "C": "steps to the card above, below, left or right",
+    "H": "jumps like a chess knight",
+}
+
+
+def _kind_name(letter: str) -> str:
+    return KINDS.get(letter, "?").capitalize()
+
+
+def why_unreachable(cells, pos: int, dst: int, options, fan: int | None = None,
+                    others=frozenset(), what: str = "the matchbox") -> str:
+    """Why the card at ``pos`` (its kind's move) does not take ``what`` to ``dst``, in words:
+    "the matchbox on 0,3 (Rabbit) cannot move to 2,3: the empty space at 1,3 blocks the way"."""
+    kind = cells[pos]
+    here, there = _cell_text(pos), _cell_text(dst)
+    head = f"{what} on {here} ({_kind_name(kind)}) cannot move to {there}: "
+    if dst == pos:
+        return f"{what} is already on {there}"
+    if cells[dst] == EMPTY:
+        return head + f"{there} is an empty space (nothing lands there)"
+    if dst == fan:
+        return head + f"the Fan is on {there} (nothing lands on the Fan)"
+    (r0, c0), (r1, c1) = rc(pos), rc(dst)
+    dr, dc = r1 - r0, c1 - c0
+    if kind in STEPS:
+        return head + f"a {_kind_name(kind)} {_HOW[kind]}, and {there} is not such a neighbour"
+    if kind == "H":
+        if (dr, dc) not in KNIGHT:
+            return head + f"a Horse {_HOW['H']}, and {there} is not a knight's jump away"
+        return head + "the Fan blocks the Horse's route (horse_fan_route rule)"
+    if kind in SLIDES:
+        step = (dr and dr // abs(dr), dc and dc // abs(dc))
+        in_line = (dr == 0 or dc == 0 or abs(dr) == abs(dc)) and step in SLIDES[kind]
+        if not in_line:
+            return head + f"a {_kind_name(kind)} {_HOW[kind]}, and {there} is not on such a line"
+        r, c = r0 + step[0], c0 + step[1]
+        while (r, c) != (r1, c1):
+            i = idx(r, c)
+            if i == fan:
+                return head + f"the Fan on {_cell_text(i)} blocks the way"
+            if kind != "D":
+                if cells[i] == EMPTY:
+                    return head + f"the empty space at {_cell_text(i)} blocks the way"
+                if i in others:
+                    return head + f"the other matchbox on {_cell_text(i)} blocks the way"
+                if getattr(options, "literal_blocking", False):
+                    return head + f"the card on {_cell_text(i)} blocks the way (literal_blocking rule)"
+            r, c = r + step[0], c + step[1]
+    return head + "its card's move does not lead there"
 
 
 class _TanglungGame(Game):
@@ -91,11 +148,22 @@ class TanglungSoloState(EngineState):
             raise RuleError(f"no such Tanglung move: {action}")
         return _cell_text(action)
 
-    def string_to_action(self, text: str) -> int:
-        a = _parse_cell(text)
-        if a not in self.legal_actions():
-            raise RuleError(f"no legal move to {text!r} now")
-        return a
+    def _parse_action(self, text: str) -> int:
+        return _parse_cell(text)
+
+    def _why_illegal(self, action: int) -> str | None:
+        if action >= N_CELLS:
+            return f"no such action: {action} (cells 0..{N_CELLS - 1})"
+        e = self.engine
+        me = e.to_move
+        others = {p for j, p in enumerate(e.positions) if j != me}
+        what = f"matchbox {me}" if len(e.positions) > 1 else "the matchbox"
+        if action in others:
+            why = f"the other matchbox is on {_cell_text(action)}"
+        else:
+            why = why_unreachable(e.layout.cells, e.positions[me], action, e.options, None, others, what)
+        can = " or ".join(_cell_text(a) for a in self.legal_actions())
+        return why + (f"; it can move to {can}" if can else "")
 
     def _snapshot(self):
         return self.engine.to_json()
@@ -225,11 +293,59 @@ class TanglungDuelState(EngineState):
     def action_to_string(self, action: int) -> str:
         return describe_action(decode_duel(action))
 
-    def string_to_action(self, text: str) -> int:
-        a = encode_duel(parse_action(text))
-        if a not in self.legal_actions():
-            raise RuleError(f"illegal action now: {text!r}")
-        return a
+    def _parse_action(self, text: str) -> int:
+        return encode_duel(parse_action(text))
+
+    def _why_illegal(self, action: int) -> str | None:
+        if action >= _ROOSTER + 256:
+            return f"no such action: {action}"
+        act = decode_duel(action)
+        m = self.engine.match
+        me = m.to_move
+        phase, opp, pos = m.phase[me], m.boxes[1 - me], m.boxes[me]
+        kind, d = act[0], act[1]
+        there = _cell_text(d)
+        seen = m.observation(me)
+        if phase in (SETUP, REENTER):
+            if kind != "place":
+                return (f"player {me} has no matchbox on the grid yet: "
+                        + ("place it on a Rooster first" if phase == SETUP else "place it again first (re-entry)"))
+            if d == opp:
+                return f"the other matchbox is on {there}"
+            if m.cells[d] == EMPTY:
+                return f"{there} is an empty space"
+            if phase == SETUP:
+                return f"at the set-up a matchbox goes on a Rooster; {there} is not one"
+            if d == m.fan:
+                return f"the Fan is on {there}: re-entry goes on a lit card without the Fan"
+            return f"{there} is dark: re-entry goes on a lit card"
+        if kind == "place":
+            return f"player {me}'s matchbox is on {_cell_text(pos)}: 'place' is only for the set-up and re-entry"
+        if kind == "rooster":
+            f = act[2]
+            if m.cells[d] == EMPTY or d == m.fan or d == opp or abs(rc(d)[0] - rc(pos)[0]) + abs(rc(d)[1] - rc(pos)[1]) != 1:
+                why = ("it is an empty space" if m.cells[d] == EMPTY else "the Fan is on it" if d == m.fan
+                       else "the other matchbox is on it" if d == opp else "it is not next to it (up, down, left or right)")
+                return f"the Rooster action steps from {_cell_text(pos)} to {there}, but {why}"
+            fan = _cell_text(f)
+            if f == d:
+                return f"the Fan cannot go on {fan}, where the matchbox lands"
+            if f == m.fan:
+                return f"the Fan is already on {fan}: it must move to another card"
+            if f == opp:
+                return f"the Fan cannot go on {fan}: the other matchbox is there"
+            if m.cells[f] == EMPTY:
+                return f"the Fan cannot go on {fan}: it is an empty space"
+            if f == pos:
+                return f"the Fan cannot go on {fan}: the first Rooster action removes that Rooster card"
+            return None
+        if m.cells[pos] == ROOSTER:
+            return f"the matchbox on {_cell_text(pos)} stands on a Rooster: only the Rooster action moves it"
+        if not m.lit >> pos & 1:
+            return f"the card under the matchbox on {_cell_text(pos)} is dark: only a lit lantern moves"
+        return why_unreachable(seen, pos, d, m.options, m.fan, {opp} if opp is not None else set(),
+                               f"player {me}'s matchbox")
+
 
     def _snapshot(self):
         d = self.engine.to_json()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ...errors import FormatError, RuleError
+from ...errors import FormatError, InvalidMoveError, RuleError
 from .cards import EMPTY, KINDS, ROOSTER, CardSet, default_card_set
 from .layout import N_CELLS, Layout, idx, random_layout, rc
 from .moves import ORTHO, destinations
@@ -175,7 +175,7 @@ class Match:
     def apply(self, action: tuple, check: bool = True) -> None:
         """Play ``action`` for the player to move (raises RuleError if illegal)."""
         if check and tuple(action) not in self.legal_actions():
-            raise RuleError(f"illegal action {describe_action(action)} for player {self.to_move + 1}")
+            raise RuleError(f"illegal action {describe_action(action)} for player {self.to_move}")
         me = self.to_move
         kind = action[0]
         won = False
@@ -302,7 +302,7 @@ class Match:
             if m.phase[j] not in (SETUP, REENTER, PLAY):
                 raise FormatError(f"bad phase {m.phase[j]!r}")
             if m.phase[j] == PLAY and (b is None or m.cells[b] == EMPTY):
-                raise FormatError(f"player {j + 1} is in play but not on a card")
+                raise FormatError(f"player {j} is in play but not on a card")
         if m.to_move not in (0, 1):
             raise FormatError("to_move must be 0 or 1")
         if m.fan is not None and m.cells[m.fan] == EMPTY:
@@ -331,18 +331,28 @@ def describe_action(action) -> str:
 
 
 def parse_action(text: str) -> tuple:
-    """Inverse of :func:`describe_action` (``place r,c`` / ``rooster r,c fan r,c`` / ``lantern r,c``)."""
+    """Inverse of :func:`describe_action` (``place r,c`` / ``rooster r,c fan r,c`` / ``lantern r,c``);
+    ``InvalidMoveError`` (a ``FormatError``) for text that is not such an action."""
+    text = str(text)
+    shown = text if len(text) <= 60 else text[:57] + "..."
+    bad = f"bad action {shown!r}: e.g. 'lantern 1,2' or 'rooster 1,1 fan 2,3'"
     parts = text.replace("fan", " ").split()
     try:
         kind = parts[0].lower()
-        cells = [idx(*map(int, p.split(","))) for p in parts[1:]]
+        rcs = [tuple(map(int, p.split(","))) for p in parts[1:]]
+        if any(len(x) != 2 for x in rcs):
+            raise ValueError
     except (IndexError, ValueError):
-        raise FormatError(f"bad action {text!r}: e.g. 'lantern 1,2' or 'rooster 1,1 fan 2,3'") from None
+        raise InvalidMoveError(bad) from None
+    for r, c in rcs:
+        if not (0 <= r < 4 and 0 <= c < 4):
+            raise InvalidMoveError(f"cell {r},{c} in {shown!r} is off the 4x4 grid (rows and columns 0..3)")
+    cells = [idx(r, c) for r, c in rcs]
     if kind in ("place", "lantern") and len(cells) == 1:
         return (kind, cells[0])
     if kind == "rooster" and len(cells) == 2:
         return (kind, cells[0], cells[1])
-    raise FormatError(f"bad action {text!r}: e.g. 'lantern 1,2' or 'rooster 1,1 fan 2,3'")
+    raise InvalidMoveError(bad)
 
 
 def hidden_pool(match: Match, card_set: CardSet | None = None) -> list[str]:

@@ -13,7 +13,9 @@ down cards are hidden information (``observation_string``).
 
 from __future__ import annotations
 
-from ...errors import FormatError, RuleError, TanglekitError
+import re
+
+from ...errors import FormatError, IllegalMoveError, InvalidMoveError, RuleError, TanglekitError
 from ..api import EngineState, Game, replay_from_json, split_params
 from .cards import Card, Deck, default_deck, load_deck
 from .engine import Action, GameState
@@ -27,6 +29,73 @@ SIMPLE_NAMES = {v: k for k, v in SIMPLE.items()}
 FILL_BASE = 16
 ZANGLE_BASE = 1024
 _PLACE_BITS = 128
+_MAX_PLACES = 16  # places a Zangle action can name (the encoding's mask bits in use)
+
+
+def place_name(place: int, solo: bool) -> str:
+    """A table place in words: ``middle 1``, ``pile 2`` (solo), ``own card 0`` (turn, speed)."""
+    from .solo import MIDDLE as SOLO_MID
+    from .turn import MIDDLE as TURN_MID
+
+    mid = SOLO_MID if solo else TURN_MID
+    if place < mid:
+        return f"middle {place}"
+    return f"pile {place - mid}" if solo else f"own card {place - mid}"
+
+
+_FILL_RE = re.compile(r"fill pile (\d{1,3}) from pile (\d{1,3})")
+
+
+def explain_zangle(places: dict, action: int, legal_zangles: list[int], solo: bool) -> str | None:
+    """Why the Zangle action ``action`` (target and cards by their places) is not legal with the
+    face-up cards ``places`` (place -> Card): "card T5 does not fit ...", or None."""
+    t = (action - ZANGLE_BASE) % _PLACE_BITS
+    mask = (action - ZANGLE_BASE) // _PLACE_BITS
+    if t >= _MAX_PLACES or mask >> _MAX_PLACES:
+        return f"no such action: {action}"
+    chosen = [p for p in range(mask.bit_length()) if mask >> p & 1]
+    missing = [p for p in [t, *chosen] if p not in places]
+    if missing:
+        return f"no card lies face up at {place_name(missing[0], solo)} (a Zangle uses only face-up cards)"
+    if not mask >> t & 1:
+        return f"no such action: {action} (the target's place is not among the cards used)"
+    target = places[t]
+    pieces = [places[p] for p in chosen if p != t]
+    if not pieces:
+        return f"a Zangle needs cards that fill the target {target.id}"
+    if target.shape is None:
+        return f"{target.id} is a Z card: it cannot be the target"
+    shaped = [c for c in pieces if c.shape is not None]
+    zs = [c for c in pieces if c.shape is None]
+    if not shaped:
+        return f"Z cards alone cover nothing: choose cards that fill the target {target.id}"
+    if len(shaped) == 1 and not zs:
+        return "a Zangle needs two or more pieces, or one piece and a Z card"
+    if solo:
+        from .solo import MIDDLE
+
+        if not any(p < MIDDLE for p in chosen) or not any(p >= MIDDLE for p in chosen):
+            return "a solo Zangle uses at least one middle card and at least one pile top"
+    area = sum(c.shape.area for c in shaped)
+    names = " + ".join(c.id for c in shaped)
+    one = len(shaped) == 1
+    if area != target.shape.area:
+        return (f"{names} cover{'s' if one else ''} {area} triangle{'s' if area != 1 else ''}; the target "
+                f"{target.id} has {target.shape.area}, so {'it does' if one else 'they do'} not fit")
+    if not any((a - ZANGLE_BASE) % _PLACE_BITS == t for a in legal_zangles):
+        return f"no Zangle fills {target.id} now: {names} do{'es' if one else ''} not fit it"
+    if one:
+        return f"card {names} does not fit {target.id}: not congruent to it"
+    def shaped_ids(a: int) -> set:
+        m = (a - ZANGLE_BASE) // _PLACE_BITS
+        return {places[p].id for p in range(m.bit_length())
+                if m >> p & 1 and p in places and places[p].shape is not None}
+
+    want = {c.id for c in shaped} | {target.id}
+    if any((a - ZANGLE_BASE) % _PLACE_BITS == t and shaped_ids(a) == want for a in legal_zangles):
+        return (f"{names} fill {target.id}, but with other Z cards (the rule option z_cards decides which "
+                "Z cards a Zangle takes)")
+    return f"{names} do not fit {target.id}: the pieces cannot be arranged to fill it exactly"
 
 
 def _action_key(a: Action) -> tuple:
@@ -135,17 +204,118 @@ class ZangleState(EngineState):
                                   tuple(c.id for c in rest if c.is_z)))
         raise RuleError(f"no such Zangle action here: {action}")
 
-    def string_to_action(self, text: str) -> int:
-        """The legal action written ``text``; a Zangle's cards may be listed in any order."""
+    def _parse_action(self, text: str) -> int:
+        """The action written ``text`` (legal now or not); a Zangle's cards may be listed in any
+        order, and must lie face up on the table to be named by an action."""
         words = " ".join(str(text).split())
-        if not words.lower().startswith("zangle "):
-            return super().string_to_action(words)
+        shown = repr(words if len(words) <= 60 else words[:57] + "...")
+        low = words.lower()
+        if low.replace(" ", "_") in SIMPLE:
+            return SIMPLE[low.replace(" ", "_")]
+        m = _FILL_RE.fullmatch(low)
+        if m:
+            dst, src = int(m.group(1)), int(m.group(2))
+            if dst > 15 or src > 15:
+                raise InvalidMoveError(f"bad Zangle move {shown}: piles are numbered 0..15 at most")
+            return FILL_BASE + 16 * src + dst
+        if not low.startswith("zangle ") or "<=" not in words:
+            raise InvalidMoveError(f"bad Zangle move {shown}: e.g. 'zangle T5 <= T3 + T2', "
+                                   f"'fill pile 2 from pile 0', 'draw', 'discard'")
         target, _, rest = words[len("zangle "):].partition("<=")
-        want = (target.strip(), frozenset(c.strip() for c in rest.split("+") if c.strip()))
-        for k, a in self._table().items():
-            if a.kind == "zangle" and (a.target, frozenset((*a.pieces, *a.z))) == want:
-                return k
-        raise RuleError(f"no legal Zangle {text!r} now")
+        ids = [target.strip()] + [c.strip() for c in rest.split("+")]
+        if not all(ids) or len(set(ids)) != len(ids):
+            raise InvalidMoveError(f"bad Zangle move {shown}: name the target, then each card once, joined by +")
+        deck = self.engine.deck.by_id
+        unknown = [c for c in ids if c not in deck]
+        if unknown:
+            raise InvalidMoveError(f"bad Zangle move {shown}: no card {unknown[0][:40]!r} in the deck")
+        where = {c.id: i for i, c in self._places().items()}
+        away = [c for c in ids if c not in where]
+        if away:
+            raise IllegalMoveError(f"{shown} is not legal now: card {away[0]} is not face up where a Zangle "
+                                   f"may use it ({self._where_text()})")
+        mask = 0
+        for c in ids:
+            mask |= 1 << where[c]
+        return ZANGLE_BASE + where[ids[0]] + _PLACE_BITS * mask
+
+    def _where_text(self) -> str:
+        e = self.engine
+        if isinstance(e, SoloGame):
+            return "the middle cards and the pile tops"
+        return f"the middle cards and player {self.current_player()}'s own face-up cards"
+
+    def _why_illegal(self, action: int) -> str | None:
+        e = self.engine
+        solo = isinstance(e, SoloGame)
+        if action in SIMPLE_NAMES:
+            return self._why_simple(SIMPLE_NAMES[action])
+        if FILL_BASE <= action < ZANGLE_BASE:
+            src, dst = divmod(action - FILL_BASE, 16)
+            if src > 15:
+                return f"no such action: {action}"
+            if not solo:
+                return "filling a pile is a move of solo Zangle only"
+            n = len(e.piles)
+            if src >= n or dst >= n:
+                return f"there is no pile {max(src, dst)} (piles 0..{n - 1})"
+            if e.phase != "fill":
+                return "no pile is to be filled now (a fill follows a Zangle that empties a pile)"
+            if e.piles[dst]:
+                return f"pile {dst} is not empty"
+            if len(e.piles[src]) < 2:
+                return f"pile {src} has no card under its top (a fill moves the top of a pile with cards below it)"
+            return None
+        if action >= ZANGLE_BASE:
+            if solo and e.phase == "fill":
+                return "an empty pile must be filled first (or the fill skipped)"
+            if not solo and getattr(e, "false_pending", None) and e.false_pending[self.current_player()]:
+                return f"player {self.current_player()} must first take the false call's penalty (false_call)"
+            return explain_zangle(self._places(), action, [a for a in self.legal_actions() if a >= ZANGLE_BASE],
+                                  solo)
+        return f"no such action: {action}"  # 6..15
+
+    def _why_simple(self, kind: str) -> str:
+        e = self.engine
+        n_z = sum(1 for a in self.legal_actions() if a >= ZANGLE_BASE)
+        if isinstance(e, SoloGame):
+            if kind == "discard":
+                if e.phase == "fill":
+                    return "an empty pile must be filled first (or the fill skipped)"
+                if not e.draw:
+                    return "the draw pile is empty: there is nothing to draw after a discard"
+                if n_z:
+                    return (f"{n_z} Zangle{'s are' if n_z != 1 else ' is'} possible: the middle may be discarded "
+                            "only when none is (rule option voluntary_discard is off)")
+                return None
+            if kind == "skip":
+                if e.phase != "fill":
+                    return "there is no empty pile to fill, so nothing to skip"
+                return "an emptied pile must be filled (rule option fill_empty_pile is 'must')"
+            return f"'{kind}' is not a move of solo Zangle (draw, pass, wait are moves of the turn and speed games)"
+        me = self.current_player()
+        if e.__class__.__name__ == "TurnGame":
+            if kind in ("discard", "skip"):
+                return f"'{kind}' is a move of solo Zangle only"
+            if kind in ("wait", "false_call"):
+                return f"'{kind}' is a move of speed Zangle only"
+            if n_z:
+                return (f"{n_z} Zangle{'s are' if n_z != 1 else ' is'} possible: player {me} must build one "
+                        f"(see the legal moves)")
+            if kind == "draw":
+                return ("player {} has drawn this turn already".format(me) if e.phase != "turn"
+                        else "the middle pile is empty")
+            return "player {} must draw a card first (pass only when nothing can be drawn)".format(me)
+        # speed
+        if kind in ("discard", "skip", "pass"):
+            return f"'{kind}' is not a move of speed Zangle"
+        if e.false_pending[me]:
+            return f"player {me} must first take the false call's penalty (false_call)"
+        if kind == "false_call":
+            return f"player {me} has made no false call"
+        if kind == "draw":
+            return "the middle pile is empty"
+        return None
 
     def _snapshot(self):
         return self.engine.to_json()

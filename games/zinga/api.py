@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 from dataclasses import replace
 
-from ...errors import FormatError, RuleError
+from ...errors import FormatError, InvalidMoveError, RuleError
 from ..api import CHANCE, TERMINAL, EngineState, Game, replay_from_json, split_params
 from .engine import Move, ZingaGame
 from .rules import COLOURS, N_CODES, ZingaOptions, name_of
@@ -62,12 +62,13 @@ class ZingaTable:
 def _code_text(text: list[str], where: str) -> int:
     from .rules import code_of
 
+    where = str(where) if len(str(where)) <= 60 else str(where)[:57] + "..."
     if len(text) != 2:
-        raise FormatError(f"bad Zinga move {where!r}: expected a colour and a number")
+        raise InvalidMoveError(f"bad Zinga move {where!r}: expected a colour and a number")
     try:
         return code_of(text[0], int(text[1]))
     except ValueError:
-        raise FormatError(f"bad Zinga move {where!r}: the number must be 1..12") from None
+        raise InvalidMoveError(f"bad Zinga move {where!r}: a colour ({', '.join(COLOURS)}) and a number 1..12") from None
 
 
 class ZingaState(EngineState):
@@ -215,26 +216,81 @@ class ZingaState(EngineState):
             return f"correct {name_of(m.code)} {name_of(m.code2)}"
         return f"{m.kind} {name_of(m.code)}"
 
-    def string_to_action(self, text: str) -> int:
+    def _parse_action(self, text: str) -> int:
         words = str(text).lower().split()
+        shown = str(text) if len(str(text)) <= 60 else str(text)[:57] + "..."
         if not words:
-            raise FormatError("empty Zinga move")
+            raise InvalidMoveError("empty Zinga move")
         k, rest = words[0], words[1:]
-        if k == "die" and len(rest) == 1 and rest[0].isdigit():
-            a = DIE + int(rest[0])
-        elif k == "ready" and not rest:
-            a = PASS
-        elif " ".join(words) in SIMPLE_TEXT.values():
-            a = {v: k2 for k2, v in SIMPLE_TEXT.items()}[" ".join(words)]
-        elif k in ("claim", "announce", "bonus"):
-            a = {"claim": CLAIM, "announce": ANNOUNCE, "bonus": BONUS}[k] + _code_text(rest, text)
-        elif k == "correct" and len(rest) == 4:
-            a = CORRECT + 60 * _code_text(rest[:2], text) + _code_text(rest[2:], text)
-        else:
-            raise FormatError(f"bad Zinga move {text!r}: e.g. 'claim red 7', 'pass', 'die 4'")
-        if a not in self.legal_actions():
-            raise RuleError(f"{text!r} is not legal now")
-        return a
+        if k == "die" and len(rest) == 1 and rest[0].isdigit() and rest[0].isascii() and len(rest[0]) < 3:
+            if not 1 <= int(rest[0]) <= 6:
+                raise InvalidMoveError(f"bad Zinga move {shown!r}: a die shows 1..6")
+            return DIE + int(rest[0])
+        if k == "ready" and not rest:
+            return PASS
+        if " ".join(words) in SIMPLE_TEXT.values():
+            return {v: k2 for k2, v in SIMPLE_TEXT.items()}[" ".join(words)]
+        if k in ("claim", "announce", "bonus"):
+            return {"claim": CLAIM, "announce": ANNOUNCE, "bonus": BONUS}[k] + _code_text(rest, text)
+        if k == "correct" and len(rest) == 4:
+            return CORRECT + 60 * _code_text(rest[:2], text) + _code_text(rest[2:], text)
+        raise InvalidMoveError(f"bad Zinga move {shown!r}: e.g. 'claim red 7', 'pass', 'die 4'")
+
+    _PHASES = {"roll": "getting ready for the next roll (announce, take the pawn, then ready)",
+               "race": "the bell race", "stop": "the pawn holder's STOP or go", "bonus": "the bonus tick",
+               "blunder": "the third-blunder decision"}
+
+    def _why_illegal(self, a: int) -> str | None:
+        t, g = self.engine, self.engine.game
+        if a in range(8, DIE + 1) or a in range(DIE + 7, CLAIM) or not (
+                a < CLAIM + N_CODES or ANNOUNCE <= a < ANNOUNCE + N_CODES or BONUS <= a < BONUS + N_CODES
+                or CORRECT <= a < CORRECT + 60 * N_CODES) or (a >= CORRECT and (a - CORRECT) % 60 >= N_CODES):
+            return f"no such action: {a}"
+        p = self._deciding()
+        if p == CHANCE:
+            return f"the dice are being rolled (die {len(t.dice) + 1} of 6): the next action is a die, 'die 1'..'die 6'"
+        what = self.action_to_string(a)
+        if DIE < a <= DIE + 6:  # a die
+            return f"no dice are being rolled now: player {p} is deciding ({self._PHASES.get(g.phase, g.phase)})"
+        ph = g.phase
+        head = f"player {p} cannot {what} now: "
+        if a == PASS:
+            return head + f"'pass' and 'ready' are moves of the bell race and of {self._PHASES['roll']}, " \
+                          f"and the game is at {self._PHASES.get(ph, ph)}"
+        belongs = ("race" if a in (SILENT,) or CLAIM <= a < CLAIM + N_CODES or a >= CORRECT
+                   else "roll" if a in (TAKE,) or ANNOUNCE <= a < ANNOUNCE + N_CODES
+                   else "stop" if a in (GO, STOP) else "blunder" if a in (CANCEL, ACCEPT)
+                   else "bonus" if a == BONUS_SKIP or BONUS <= a < BONUS + N_CODES else None)
+        if belongs is not None and belongs != ph:
+            if belongs == "race" and ph == "roll" and g.turn:
+                why = "the race is over; the next chance to call comes after the next roll"
+            else:
+                why = f"'{what.split()[0]}' is a move of {self._PHASES[belongs]}"
+            return head + f"{why}, and the game is at {self._PHASES.get(ph, ph)}"
+        if ph == "race":
+            sheet = g.sheets[p]
+            codes = [a - CLAIM] if a < CORRECT else [(a - CORRECT) // 60, (a - CORRECT) % 60]
+            off = [c for c in codes if sheet.index_of(c) is None]
+            if off:
+                return head + f"{name_of(off[0])} is not on their sheet"
+            if len(codes) == 2 and codes[0] == codes[1]:
+                return head + "a correction names two different combinations"
+            return None
+        try:  # the engine's own check of the move, on a copy
+            m = self._move(a, p)
+            t.copy().game.play(m)
+        except RuleError as e:
+            msg = str(e)
+            if msg.startswith("'") and "': " in msg:
+                msg = msg.split("': ", 1)[1]
+            elif " is not allowed in phase" in msg:
+                msg = f"not allowed at {self._PHASES.get(ph, ph)}"
+            return head + msg
+        return None
+
+    def outcome_text(self) -> str:
+        """The end (or the state of play) in words: who won and why, who is out and why."""
+        return self.engine.game.outcome_text()
 
     def _snapshot(self):
         g = self.engine.game
@@ -259,7 +315,7 @@ class ZingaState(EngineState):
     def __str__(self) -> str:
         g = self.engine.game
         if g.is_over():
-            head = "drawn" if g.winner is None else f"player {g.winner} wins"
+            head = g.outcome_text()
         else:
             dice = g.dice or tuple(self.engine.dice)
             head = f"roll {g.turn}, active player {g.active}, phase {g.phase}" + (

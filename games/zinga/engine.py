@@ -539,6 +539,28 @@ class ZingaGame:
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1)
 
+    def outcome_text(self) -> str:
+        """The end (or the state of play) in a sentence: who won and why, who is out and why."""
+        rolls = f"{self.turn} roll{'s' if self.turn != 1 else ''}"
+        out = []
+        for p, ps in enumerate(self.players):
+            if not ps.alive:
+                last = BLUNDER_CASES.get(ps.blunder_log[-1], "a blunder") if ps.blunder_log else "a blunder"
+                out.append(f"player {p} is out after {MAX_BLUNDERS} blunders (the last: {last})")
+        outs = ("; " + "; ".join(out)) if out else ""
+        if self.phase != "over":
+            return f"in progress after {rolls} (phase {self.phase})" + outs
+        if self.winner is not None:
+            w = self.winner
+            if any(e == f"player {w} completes a line: ZINGA!" for e in self.events[-4:]):
+                why = "completed a line of five ticks (ZINGA!)"
+            else:
+                why = "are the last player left in the game"
+            return f"player {w} wins after {rolls}: they {why}" + outs
+        if all(not ps.alive for ps in self.players):
+            return f"a draw after {rolls}: every player is out" + outs
+        return f"a draw: the limit of {self.options.max_turns} rolls was reached" + outs
+
     def summary(self) -> dict:
         return {
             "winner": self.winner, "draw": self.draw, "turns": self.turn,
