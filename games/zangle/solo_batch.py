@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 _ZANGLE_SOLO_ID = None  # compiled lazily: zangle:solo[,PARAMS]:DESCRIPTION in lower case
 
