@@ -171,3 +171,66 @@ def test_the_walker_sees_imports_inside_functions():
     assert layer_of("tanglekit.cli_qango") == "qango"
     typed = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..generators import play\n"
     assert imports_in(typed, "tanglekit.games.probe", False) == []
+
+
+def _generic_files() -> list[Path]:
+    """Source files of the generic parts (no game family, no benchmark script)."""
+    return [p for p in source_files()
+            if layer_of(module_name(p)) not in families() and layer_of(module_name(p)) != "benchmarks"]
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                out.add(id(first.value))
+    return out
+
+
+def game_words_in(source: str) -> list[tuple[int, str]]:
+    """String constants (docstrings aside) that name a game family or an API game, or start an
+    ID or an instance kind of one (``qango:``, ``zangle-solo-deal``): a generic module that holds
+    one is branching on, or building, a particular game."""
+    from tanglekit.games import game_names
+
+    names = set(families()) | set(game_names())
+    tree = ast.parse(source)
+    skip = _docstrings(tree)
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
+            v = node.value.strip().lower()
+            if v in names or any(v.startswith((f + ":", f + "-")) for f in families()):
+                out.append((node.lineno, node.value))
+    return out
+
+
+def engine_reads_in(source: str) -> list[tuple[int, str]]:
+    """Reads of another object's ``.engine`` or of a game state's private parts (``x._places()``,
+    ``x._table()``, ``x._pass``): generic code asks the game API or the plugin instead."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+            if node.attr == "engine" or node.attr in ("_places", "_table", "_pass"):
+                out.append((node.lineno, node.attr))
+    return out
+
+
+def test_generic_code_names_no_game_and_reads_no_engine():
+    bad = []
+    for p in _generic_files():
+        src = p.read_text(encoding="utf-8")
+        bad += [f"{p.relative_to(ROOT)}:{ln} names {v!r}" for ln, v in game_words_in(src)]
+        if p.relative_to(ROOT).as_posix() != "games/api.py":  # EngineState owns .engine (its copies too)
+            bad += [f"{p.relative_to(ROOT)}:{ln} reads .{a}" for ln, a in engine_reads_in(src)]
+    assert not bad, "generic code that knows a game:\n" + "\n".join(bad)
+
+
+def test_the_game_checks_can_fail():
+    src = ('"""qango is fine in a docstring."""\n'
+           'def f(st, name):\n    """tangle too."""\n    if name == "qango" or name.startswith("zangle-"):\n'
+           '        return st.engine.position, st._places()\n    return "qango:6#1", self.engine\n')
+    assert [v for _, v in game_words_in(src)] == ["qango", "zangle-", "qango:6#1"]
+    assert [a for _, a in engine_reads_in(src)] == ["engine", "_places"]
