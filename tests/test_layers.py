@@ -232,5 +232,5 @@ def test_the_game_checks_can_fail():
     src = ('"""qango is fine in a docstring."""\n'
            'def f(st, name):\n    """tangle too."""\n    if name == "qango" or name.startswith("zangle-"):\n'
            '        return st.engine.position, st._places()\n    return "qango:6#1", self.engine\n')
-    assert [v for _, v in game_words_in(src)] == ["qango", "zangle-", "qango:6#1"]
-    assert [a for _, a in engine_reads_in(src)] == ["engine", "_places"]
+    assert sorted(v for _, v in game_words_in(src)) == ["qango", "qango:6#1", "zangle-"]
+    assert sorted(a for _, a in engine_reads_in(src)) == ["_places", "engine"]
