@@ -131,7 +131,7 @@ def play_command(mode: str, players: int | None = None, bots: Sequence[str] | No
 
 def replay_command(log_path: str | Path, deck_path: str | Path | None = None, as_json: bool = False) -> str:
     """``tanglekit zangle replay LOG``: replay a move log (checking every move), print the result."""
-    from .games.zangle.engine import replay_log
+    from .games.zangle.log import replay_log
     from .games.zangle.play import format_result
 
     state = replay_log(log_path, load_deck(deck_path) if deck_path else None)

@@ -6,7 +6,7 @@ import pytest
 
 from tanglekit.errors import FormatError
 from tanglekit.cli_zangle import deck_show_command, find_command, play_command
-from tanglekit.games.zangle.engine import replay_log
+from tanglekit.games.zangle.log import replay_log
 
 
 @pytest.fixture

@@ -8,7 +8,8 @@ import pytest
 from tanglekit.errors import BotError, FormatError, RuleError
 from tanglekit.games.zangle import ZangleOptions, default_deck
 from tanglekit.games.zangle.bots import GreedyBot, LookaheadBot, RandomBot, make_bot
-from tanglekit.games.zangle.engine import Action, replay_log
+from tanglekit.games.zangle.engine import Action
+from tanglekit.games.zangle.log import replay_log
 from tanglekit.games.zangle.play import format_result, new_game, play_game
 from tanglekit.games.zangle.solo import SoloGame, solo_layout
 from tanglekit.solver.zangle_solo import SoloDeal, solve_deal

@@ -16,6 +16,7 @@ from pathlib import Path
 from ...errors import FormatError
 from ...jsonio import (check_text_arg, expect_format, plain_int, plain_keys, plain_text, read_json_file,
                        register_format, short, validate)
+from .svg import board_svg
 
 #: Built-in board names and the aliases the CLI accepts for them.
 BOARD_ALIASES = {
@@ -141,8 +142,6 @@ class Board:
 
     def to_svg(self) -> str:
         """The empty board with its colour triples, as an SVG document."""
-        from .svg import board_svg
-
         return board_svg(self, title=self.title)
 
     def _repr_svg_(self) -> str:  # Jupyter shows the picture

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from .board import Board
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the type only: Board draws itself with this module
+    from .board import Board
 
 FILL = {"red": "#e8557a", "orange": "#f39a3c", "yellow": "#f3d84b", "blue": "#4a90d9", "green": "#58b368",
         "grey": "#a8a8a8", "?": "#dddddd"}

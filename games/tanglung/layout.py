@@ -9,16 +9,11 @@ from math import factorial
 from ...errors import FormatError, RuleError
 from ...jsonio import short
 from .cards import EMPTY, KINDS, ROOSTER, CardSet, default_card_set
+from .grid import N_CELLS, SIZE, rc
+from .render import svg_grid
 from .rules import TanglungOptions
 
-SIZE = 4
-N_CELLS = SIZE * SIZE
 CORNER_PAIRS = ((0, 15), (3, 12))
-
-
-def rc(i: int) -> tuple[int, int]:
-    """Cell index -> (row, col)."""
-    return divmod(i, SIZE)
 
 
 def idx(r: int, c: int) -> int:
@@ -93,8 +88,6 @@ class Layout:
 
     def to_svg(self) -> str:
         """The grid of cards as an SVG document (all lit)."""
-        from .render import svg_grid
-
         return svg_grid(self)
 
     def _repr_svg_(self) -> str:  # Jupyter shows the picture

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .cards import EMPTY, KINDS
-from .layout import N_CELLS, SIZE, Layout, rc
+from .grid import N_CELLS, SIZE, rc
+
+if TYPE_CHECKING:  # the type only: Layout draws itself with this module
+    from .layout import Layout
 
 CELL = 80
 PAD = 12
