@@ -33,7 +33,7 @@ def tanglung_inputs(n: int, seed: int) -> list[str]:
 
 def zangle_inputs(n: int, seed: int) -> list[str]:
     from ..games.zangle.rules import ZangleOptions
-    from ..solver.zangle_solo import SoloDeal
+    from ..games.zangle.solo_search import SoloDeal
 
     opts = ZangleOptions(piles=5)
     return [SoloDeal.from_seed(seed * 1_000_003 + i, opts).share_id() for i in range(n)]

@@ -46,9 +46,9 @@ def main(argv: list[str] | None = None) -> None:
         return dfpn_steps(args.time_limit or (20.0 if args.quick else 120.0), args.seed, args.quick)
 
     from ..games.qango import Position, load_board
-    from ..generators.qango import random_position
-    from ..solver.qango_reference import reference_solve
-    from ..solver.qango_solve import QangoSolver
+    from ..games.qango.generate import random_position
+    from ..games.qango.reference import reference_solve
+    from ..games.qango.solve import QangoSolver
     from ._table import UNITS, rate, row
     from ._table import measure as measure_row
     from ._table import table as md_table
@@ -135,8 +135,8 @@ def perfect_table(seed: int) -> None:
     one game as X and one as O, and against itself (which must reach the row's value), on every
     board and opening: the results and the bot's time per move."""
     from ..games.qango import Position, load_board
-    from ..solver.qango_bots import make_bot
-    from ..solver.qango_table import ROWS
+    from ..games.qango.bots import make_bot
+    from ..games.qango.table import ROWS
 
     c0 = time.process_time()
     perfect = make_bot("perfect")  # loads the kernels (once per process)
@@ -180,8 +180,8 @@ def rows_table() -> None:
     from dataclasses import replace
 
     from ..games.qango import Position, load_board
-    from ..solver.qango_solve import QangoSolver
-    from ..solver.qango_table import ROWS
+    from ..games.qango.solve import QangoSolver
+    from ..games.qango.table import ROWS
 
     b6 = load_board("6")
     QangoSolver(b6, None).solve_pns(Position(b6))  # compile / load outside the timing
@@ -222,8 +222,8 @@ def cross_check(name: str, n: int, seconds: float, seed: int) -> None:
 
     from ..games.qango.board import board_from_json
     from ..games.qango.proof import load_proof
-    from ..solver.qango_solve import QangoSolver, _Timeout
-    from ..solver.qango_table import proof_path
+    from ..games.qango.solve import QangoSolver, _Timeout
+    from ..games.qango.table import proof_path
 
     with resources.as_file(proof_path(name)) as p:
         doc = load_proof(p)
@@ -255,7 +255,7 @@ def split_table() -> None:
     import resource
 
     from ..games.qango import Position, load_board
-    from ..solver.qango_solve import QangoSolver
+    from ..games.qango.solve import QangoSolver
 
     def cpu():
         a, b = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -297,8 +297,8 @@ def dfpn_steps(limit: float, seed: int, quick: bool = False) -> None:
     Python or answered inside the kernel, dead-cell pruning, and the holds test (pairs + Erdős–Selfridge
     potential), on the hard rows and a mid-game set; prints a Markdown table (CPU seconds)."""
     from ..games.qango import Position, load_board
-    from ..generators.qango import random_position
-    from ..solver.qango_solve import QangoSolver, _Timeout
+    from ..games.qango.generate import random_position
+    from ..games.qango.solve import QangoSolver, _Timeout
 
     b6 = load_board("6")
     for _, inner, prune, hold in STEPS:  # compile / load outside the timing

@@ -17,7 +17,7 @@ from ._table import table as md_table
 
 
 def _solve_all(layouts, opts, method="astar", engine="auto"):
-    from ..solver.tanglung_solo import solve_solo
+    from ..games.tanglung.solo_search import solve_solo
 
     return sum(solve_solo(lay, options=opts, method=method, engine=engine).expanded for lay in layouts)
 
@@ -37,8 +37,8 @@ def main(argv: list[str] | None = None) -> None:
     from ..games.tanglung.duel import DuelGame
     from ..games.tanglung.moves import solo_move_table
     from ..games.tanglung.solo import initial_lit
-    from ..solver.tanglung_duel import solve_position
-    from ..solver.tanglung_solo import (
+    from ..games.tanglung.duel_search import solve_position
+    from ..games.tanglung.solo_search import (
         no_revisit_tour, no_revisit_tour_cpsat, solve_solo, solve_solo_many, solve_solo_reference,
     )
 
@@ -108,7 +108,7 @@ def census_rows(quick: bool, seed: int) -> list[str]:
     from ..games.tanglung.cards import default_card_set
     from ..games.tanglung.layout import count_standard_layouts
     from ..games.tanglung.rules import TanglungOptions
-    from ..generators.tanglung import census_chunk, census_chunk_reference
+    from ..games.tanglung.generate import census_chunk, census_chunk_reference
 
     cs = default_card_set()
     total = count_standard_layouts(cs)

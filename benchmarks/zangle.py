@@ -25,8 +25,8 @@ def _deals(n_deals: int, n_cards: int, seed: int) -> np.ndarray:
 
 def run(quick: bool = False, seed: int = 1) -> list[dict]:
     from ..games.zangle import default_deck
-    from ..solver.zangle_finder import batch_zangles, deck_sids, deck_table, find_zangles
-    from ..solver.zangle_reference import reference_zangles
+    from ..games.zangle.finder import batch_zangles, deck_sids, deck_table, find_zangles
+    from ..games.zangle.reference import reference_zangles
 
     deck = default_deck()
     table = deck_table(deck)

@@ -27,7 +27,7 @@ BUDGET = 2_000_000
 
 def _warm(opts_list) -> None:
     """Load every kernel the rows time: search (first line and count), playouts, the finder."""
-    from ..solver.zangle_solo import SoloDeal, solve_deal
+    from ..games.zangle.solo_search import SoloDeal, solve_deal
 
     for opts in opts_list:
         for seed in range(3):
@@ -40,7 +40,7 @@ def _cold() -> dict:
     code = (
         "import time, json\n"
         "t0 = time.process_time()\n"
-        "from tanglekit.solver.zangle_solo import SoloDeal, solve_deal\n"
+        "from tanglekit.games.zangle.solo_search import SoloDeal, solve_deal\n"
         "from tanglekit.games.zangle.rules import ZangleOptions\n"
         "t1 = time.process_time()\n"
         "solve_deal(SoloDeal.from_seed(100000, ZangleOptions(piles=5)))\n"
@@ -56,7 +56,7 @@ def _cold() -> dict:
 
 def run(quick: bool = False, seed: int = 1) -> tuple[list[dict], dict, dict]:
     from ..games.zangle.rules import ZangleOptions
-    from ..solver.zangle_solo import SoloDeal, reference_solve, solve_deal
+    from ..games.zangle.solo_search import SoloDeal, reference_solve, solve_deal
 
     plan = ((5, 60 if quick else 400), (6, 30 if quick else 200))
     cold = _cold()
@@ -121,7 +121,7 @@ def markdown(rows: list[dict], ref: dict, cold: dict) -> str:
                    f"| {f(r['states_max'], ',')} | {f(r['states_per_s'], ',.0f')} |")
     out += ["", "Cold: a new Python process, kernels loaded from numba's on-disk cache (CPU ms).", "",
             "| step | ms |", "|---|---:|",
-            f"| import tanglekit.solver.zangle_solo | {cold['import_ms']:,.0f} |",
+            f"| import tanglekit.games.zangle.solo_search | {cold['import_ms']:,.0f} |",
             f"| first 5-pile deal (kernels loaded) | {cold['first_ms']:,.0f} |",
             f"| second 5-pile deal | {cold['second_ms']:,.1f} |", ""]
     n = max(1, ref["deals"])

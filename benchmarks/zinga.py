@@ -23,7 +23,7 @@ def measure(players: int = 4, plain_games: int = 200, kernel_games: int = 100_00
     import numpy as np
 
     from ..games.zinga.sheet import load_sheets
-    from ..solver.zinga_sim import simulate_games, simulate_games_plain
+    from ..games.zinga.sim import simulate_games, simulate_games_plain
 
     sheets = (load_sheets() * 2)[:players]
     bots = [bot] * players

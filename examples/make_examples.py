@@ -37,7 +37,7 @@ def zangle_deal() -> dict:
 
 def zangle_solo() -> dict:
     """A winnable solo deal (the README's doctest deal, seed 2), as a solo deal file."""
-    from tanglekit.solver.zangle_solo import SoloDeal
+    from tanglekit.games.zangle.solo_search import SoloDeal
 
     return SoloDeal.from_seed(2).to_json()
 
@@ -69,7 +69,7 @@ def tangle_state() -> dict:
     """A Tangle position on the default board after a seeded opening of 12 placements, with a
     two-placement capture chain (10 points) on offer for the player to move."""
     from tanglekit.games.tangle import TangleGame, TangleOptions, load_board, load_pieces
-    from tanglekit.solver.tangle_bots import random_opening
+    from tanglekit.games.tangle.bots import random_opening
 
     game = TangleGame(load_board("tangle-default"), load_pieces("tangle-default"), TangleOptions(), 2)
     s = game.new_state()

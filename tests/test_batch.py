@@ -55,7 +55,7 @@ def test_zangle_solo_batch_kernel_path_matches_single_solves(extra):
     """Descriptive IDs go to one batch-kernel call (SoloBatch); seed IDs, files, odd IDs and bad
     lines to the per-line command: the same answers and error texts either way, in input order."""
     from tanglekit.games.zangle.rules import ZangleOptions
-    from tanglekit.solver.zangle_solo import SoloDeal
+    from tanglekit.games.zangle.solo_search import SoloDeal
 
     ids = [SoloDeal.from_seed(s, ZangleOptions(piles=p, **o)).share_id()
            for s, p, o in [(1, 5, {}), (2, 5, {"fill_empty_pile": "may"}), (3, 6, {"voluntary_discard": True}),
@@ -146,7 +146,7 @@ def test_batch_refuses_pictures(tmp_path):
 @pytest.mark.parametrize("workers", [1, 2])
 def test_iter_batch_keeps_order_over_chunks(workers):
     from tanglekit.cli_batch import _Item, iter_batch
-    from tanglekit.cli_tanglung import solo_solve
+    from tanglekit.games.tanglung.cli import solo_solve
 
     import inspect
 

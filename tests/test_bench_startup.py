@@ -81,7 +81,7 @@ SOLO_DEAL = "zangle:solo,piles=5:1l2v2r.03331n210m0u0p.1b.1x0n.1v230g.2d0t0224.0
 
 def test_single_small_solves_do_not_load_numba_or_numpy():
     """The small instances of ``bench startup`` run in plain Python (solver/xc_small.py, the Zangle
-    finder and solo search in Python, solver/qango_small.py): no numba, numpy, pydantic (the
+    finder and solo search in Python, games/qango/small.py): no numba, numpy, pydantic (the
     deal and board files pass the plain checks), rich or OR-Tools. The answers are the kernels'
     (tests/test_xc_small.py, test_zangle_plain.py and test_qango_small.py compare the engines)."""
     from pathlib import Path

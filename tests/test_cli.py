@@ -45,9 +45,10 @@ def test_help_is_fast_and_lists_areas():
 
 
 def test_every_python_m_entry_runs_its_app():
-    """``python -m tanglekit.cli`` and ``python -m tanglekit.cli_<game>`` (one process, each
+    """``python -m tanglekit.cli`` and ``python -m tanglekit.games.<game>.cli`` (one process, each
     module run as ``__main__``): the game's own app answers ``--help`` and refuses a bad word."""
-    modules = ("cli", "cli_zangle", "cli_tanglung", "cli_qango", "cli_zinga", "cli_tangle")
+    modules = ("cli", "games.zangle.cli", "games.tanglung.cli", "games.qango.cli", "games.zinga.cli",
+               "games.tangle.cli")
     code = (
         "import runpy, sys\n"
         f"for m in {modules!r}:\n"
@@ -59,7 +60,7 @@ def test_every_python_m_entry_runs_its_app():
         "            print(m, argv[0], e.code, file=sys.__stdout__)\n"
     )
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("cli")]
+    lines = [ln for ln in p.stdout.splitlines() if ln.startswith(("cli", "games."))]
     want = [f"{m} {a} {c}" for m in modules for a, c in (("--help", 0), ("no-such-command", 2))]
     assert lines == want, (p.stdout[-2000:], p.stderr[-2000:])
     assert "No such command" in p.stderr and "Traceback" not in p.stderr
@@ -304,7 +305,7 @@ def test_ctrl_c_stops_a_census_and_keeps_its_checkpoint(tmp_path):
     import os
     import signal
 
-    from tanglekit.generators.tanglung import census
+    from tanglekit.games.tanglung.generate import census
 
     cp = tmp_path / "census.json"
     base = ["tanglung", "census", "--sample", "1500", "--checkpoint", str(cp), "--json"]

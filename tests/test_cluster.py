@@ -163,7 +163,7 @@ def test_ray_census_and_enumeration(ray_cluster, ray_env, monkeypatch):
     import ray
 
     from tanglekit.generators.executors import count_polyforms
-    from tanglekit.generators.tanglung import census
+    from tanglekit.games.tanglung.generate import census
 
     local = census(sample=12, seed=3, workers=1)
     monkeypatch.setenv("RAY_ADDRESS", ray_cluster)  # gone after the test
@@ -178,7 +178,7 @@ def test_dask_tile_count_census_and_enumeration(dask_cluster, ray_env, tmp_path,
     from dask.distributed import Client
 
     from tanglekit.generators.executors import count_polyforms, count_tiling
-    from tanglekit.generators.tanglung import census
+    from tanglekit.games.tanglung.generate import census
 
     cp = tmp_path / "tile.json"
     out = count_tiling("rect:5x4", "tetrominoes", each="any", executor="dask", address=dask_cluster,

@@ -23,7 +23,7 @@ FUZZ = settings(max_examples=examples(20), deadline=None, suppress_health_check=
 @pytest.fixture(scope="module")
 def valid(tmp_path_factory):
     """A real position (a few moves in, player to move), a finished game and a puzzle file."""
-    from tanglekit.generators.tangle import generate_puzzle
+    from tanglekit.games.tangle.generate import generate_puzzle
 
     root = tmp_path_factory.mktemp("tangle-valid")
     g = TangleGame(players=2)

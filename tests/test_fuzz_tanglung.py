@@ -182,7 +182,7 @@ def test_hypothesis_layout_text(text):
         res = json.loads(out)
         letters = "".join(ch for ch in text.upper() if ch in "CRBFHD.")
         assert sorted(letters) == sorted("CCRRRBBBFFFHHHDD")
-        from tanglekit.solver.tanglung_solo import solve_solo_reference
+        from tanglekit.games.tanglung.solo_search import solve_solo_reference
 
         ref = solve_solo_reference(letters, options=TanglungOptions(not_so_zen=True))
         assert res["complete"] is True and (res["solvable"], res["moves"], res["optimal_tours"]) == (

@@ -44,7 +44,7 @@ def valid(tmp_path_factory):
         code, out, err = run_cli(args)
         assert code == 0, err
         if key == "solo":  # a solo deal file: the deal of the ID
-            from tanglekit.solver.zangle_solo import deal_from_id
+            from tanglekit.games.zangle.solo_search import deal_from_id
 
             out = json.dumps(deal_from_id(SOLO_ID).to_json())
         files[key].write_text(out)
@@ -283,7 +283,7 @@ def test_generated_valid_deals_answered(deal, tmp_path_factory):
     code, out, err = run_cli(["zangle", "find", str(f), "--json"])
     assert code == 0, err
     from tanglekit.games.zangle.deal import load_deal
-    from tanglekit.solver.zangle_reference import reference_zangles
+    from tanglekit.games.zangle.reference import reference_zangles
 
     d = load_deal(f)
     got = json.loads(out)

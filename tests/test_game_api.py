@@ -334,8 +334,8 @@ def test_json_needs_the_same_parameters():
 
 def test_generated_puzzles_start_games():
     """Generated puzzles are instances a game starts from (what generators hand to players)."""
-    from tanglekit.generators.qango import generate_puzzle as qango_puzzle
-    from tanglekit.generators.tangle import generate_puzzle as tangle_puzzle
+    from tanglekit.games.qango.generate import generate_puzzle as qango_puzzle
+    from tanglekit.games.tangle.generate import generate_puzzle as tangle_puzzle
 
     p = qango_puzzle(k=2, seed=1)
     for instance in (p, p.to_json(), p.position.to_text()):

@@ -83,7 +83,7 @@ def test_tanglung_perfect_bot_wins_exactly_when_the_solver_says_so():
     from tanglekit.games import load_game
     from tanglekit.solver.bots import make_bot
     from tanglekit.solver.match import play_game
-    from tanglekit.solver.tanglung_solo import solve_solo
+    from tanglekit.games.tanglung.solo_search import solve_solo
 
     game = load_game("tanglung-solo")
     seen = set()
@@ -134,7 +134,7 @@ def test_play_refuses_illegal_moves_and_undoes_and_hints():
 def test_hint_says_when_no_winning_line_exists():
     from tanglekit.games import load_game
     from tanglekit.solver.bots import hint
-    from tanglekit.solver.tanglung_solo import solve_solo
+    from tanglekit.games.tanglung.solo_search import solve_solo
 
     game = load_game("tanglung-solo")
     for seed in range(200):  # the first seeded layout that cannot be won from its start
@@ -179,7 +179,7 @@ def test_zangle_bots_through_the_api_play_the_engines_own_games(mode):
 
 def test_zangle_solo_perfect_bot_wins_every_deal_the_solver_can_win():
     from tanglekit.solver.match import run_match
-    from tanglekit.solver.zangle_solo import SoloDeal, solve_deal
+    from tanglekit.games.zangle.solo_search import SoloDeal, solve_deal
 
     from tanglekit.games import load_game
     from tanglekit.solver.match import derive_seed
@@ -216,7 +216,7 @@ def test_tanglung_coop_perfect_pair_takes_the_solver_moves():
     from tanglekit.games import load_game
     from tanglekit.solver.bots import make_bot
     from tanglekit.solver.match import play_game
-    from tanglekit.solver.tanglung_coop import solve_coop
+    from tanglekit.games.tanglung.coop import solve_coop
 
     st = load_game("tanglung-coop").new_initial_state(seed=3)
     e = st.engine
@@ -236,7 +236,7 @@ TANGLE_ID = ("tangle:players=2,board=tangle-default,pieces=tangle-default,min_po
 
 def test_play_zangle_challenge_to_solved():
     from tanglekit.generators.play import resolve_start
-    from tanglekit.solver.zangle_solo import load_solo_deal, solve_deal
+    from tanglekit.games.zangle.solo_search import load_solo_deal, solve_deal
 
     st = resolve_start(ZANGLE_ID).state
     moves = []
@@ -269,7 +269,7 @@ def test_play_qango_puzzle_to_solved_against_the_perfect_defender():
 
 def test_play_tangle_puzzle_to_solved():
     from tanglekit.generators.play import resolve_start
-    from tanglekit.solver.tangle_search import best_turn
+    from tanglekit.games.tangle.search import best_turn
 
     st = resolve_start(TANGLE_ID).state
     r = best_turn(st.engine, "points")

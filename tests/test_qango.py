@@ -226,7 +226,7 @@ def test_cli_puzzle_board_show(tmp_path):
     board = load_board(str(tmp_path / "b.json"))
     assert len(board.triples) == 12
     assert json.loads(b.stdout)["seed_id"] == "qango:board,w=6,h=6#2"
-    from tanglekit.generators.qango import load_board_spec
+    from tanglekit.games.qango.generate import load_board_spec
 
     for spec in ("qango-board:6x6#2", "qango:board,w=6,h=6#2", json.loads(b.stdout)["id"]):
         assert load_board_spec(spec).to_json()["triples"] == board.to_json()["triples"]

@@ -12,8 +12,8 @@ from budget import sweep
 from tanglekit.games.qango import Position, board_from_json, load_board
 from tanglekit.games.qango.position import has_win
 from tanglekit.games.qango.proof import forced_move, holds, verify_proof
-from tanglekit.solver.qango_reference import reference_solve
-from tanglekit.solver.qango_solve import QangoSolver
+from tanglekit.games.qango.reference import reference_solve
+from tanglekit.games.qango.solve import QangoSolver
 
 SMALL = {"name": "s54", "width": 5, "height": 4,
          "triples": [[0, 1, 5], [3, 4, 9], [10, 15, 16], [13, 18, 19], [7, 12, 17]], "max_counters": 14}
@@ -197,7 +197,7 @@ def test_pns_features_match_reference(hold, prune, seven_empty):
 def _reference_cases(seven_empty: int):
     """(position, reference value) on the small board and on QANGO 7 Plus (positions with
     ``seven_empty`` empty cells at most), solved once per run."""
-    from tanglekit.generators.qango import random_position
+    from tanglekit.games.qango.generate import random_position
 
     board = board_from_json(SMALL)
     rng = random.Random(21)
@@ -233,7 +233,7 @@ def test_relevance_dead_cells_are_dead():
 
 
 def _cert(pos, claim, side=None):
-    from tanglekit.solver.qango_cert import certificate
+    from tanglekit.games.qango.cert import certificate
 
     return certificate(pos, claim, side, QangoSolver(pos.board, pos.allowed_first, tt_bits=16))
 

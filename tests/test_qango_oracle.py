@@ -6,7 +6,7 @@ import numpy as np
 
 from tanglekit.games.qango.board import load_board
 from tanglekit.games.qango.position import has_win
-from tanglekit.solver.qango_solve import QangoSolver
+from tanglekit.games.qango.solve import QangoSolver
 
 
 def _positions(board, rng, n, lo=4, hi=18):

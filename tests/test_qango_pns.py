@@ -11,16 +11,16 @@ import pytest
 from tanglekit.games.qango import Position, board_from_json, load_board
 from tanglekit.games.qango.position import has_win, parse_position
 from tanglekit.games.qango.proof import verify_proof
-from tanglekit.solver.qango_reference import reference_solve
-from tanglekit.solver.qango_cert import make_proof
-from tanglekit.solver.qango_solve import QangoSolver
+from tanglekit.games.qango.reference import reference_solve
+from tanglekit.games.qango.cert import make_proof
+from tanglekit.games.qango.solve import QangoSolver
 
 SMALL = {"name": "s54", "width": 5, "height": 4,
          "triples": [[0, 1, 5], [3, 4, 9], [10, 15, 16], [13, 18, 19], [7, 12, 17]], "max_counters": 14}
 
 
 def _positions(board, seed, n, max_empty, max_left=None):
-    from tanglekit.generators.qango import random_position
+    from tanglekit.games.qango.generate import random_position
 
     rng = random.Random(seed)
     return [random_position(board, rng, max_empty=max_empty, max_left=max_left or max_empty, tries=2000)
@@ -65,7 +65,7 @@ def test_pns_value_matches_reference_near_end(name):
 
 def test_pns_value_matches_iterative_deepening_mid_game():
     """Quiet QANGO 6 positions with 8+ counters: both engines agree wherever both decide."""
-    from tanglekit.generators.qango import random_position
+    from tanglekit.games.qango.generate import random_position
 
     board = load_board("6")
     rng = random.Random(2)
@@ -153,7 +153,7 @@ def test_auto_method_falls_back_to_pns():
     board = replace(load_board("6"))
     pos = Position(board)
     s = QangoSolver(board, None, tt_bits=18)
-    import tanglekit.solver.qango_solve as qs
+    import tanglekit.games.qango.solve as qs
 
     old = qs.AUTO_ID_NODES
     qs.AUTO_ID_NODES = 1000  # too few for iterative deepening: df-pn must take over
@@ -172,7 +172,7 @@ def test_popcount_has_no_overflow_miscompile():
     a multiply-based popcount gave wrong bits here)."""
     from numba import njit
 
-    from tanglekit.solver import qango_kernels as K
+    from tanglekit.games.qango import kernels as K
 
     @njit
     def small_pattern_union(mask, pats):
@@ -225,7 +225,7 @@ def test_null_move_zone_is_sound():
 def test_prove_split_matches_prove():
     """The root split over two forked processes gives the one-process answer (several root classes,
     and a single class split one level deeper)."""
-    from tanglekit.generators.qango import random_position
+    from tanglekit.games.qango.generate import random_position
 
     board = load_board("6")
     rng = random.Random(31)

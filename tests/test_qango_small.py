@@ -1,4 +1,4 @@
-"""The plain-Python QANGO solver for positions near the end (``solver/qango_small.py``) against
+"""The plain-Python QANGO solver for positions near the end (``games/qango/small.py``) against
 the numba solver (value, best move, plies and node count) and the plain minimax reference, on
 random near-end positions of every built-in board and opening."""
 
@@ -10,9 +10,9 @@ import pytest
 
 from tanglekit.games.qango.board import load_board
 from tanglekit.games.qango.position import Position, has_win
-from tanglekit.solver.qango_reference import reference_solve
-from tanglekit.solver.qango_small import SMALL_NODES, solve_small
-from tanglekit.solver.qango_solve import QangoSolver
+from tanglekit.games.qango.reference import reference_solve
+from tanglekit.games.qango.small import SMALL_NODES, solve_small
+from tanglekit.games.qango.solve import QangoSolver
 
 
 def _positions(board, rng, n, sizes, opening="standard"):

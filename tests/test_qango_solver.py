@@ -10,9 +10,9 @@ from budget import sweep
 
 from tanglekit.games.qango import Position, board_from_json, load_board, parse_position
 from tanglekit.games.qango.position import has_win
-from tanglekit.solver.qango_reference import reference_solve
-from tanglekit.solver.qango_cert import make_proof
-from tanglekit.solver.qango_solve import QangoSolver, solve_position
+from tanglekit.games.qango.reference import reference_solve
+from tanglekit.games.qango.cert import make_proof
+from tanglekit.games.qango.solve import QangoSolver, solve_position
 
 # small custom boards so the reference can play whole games (values up to long wins and losses)
 SMALL = {
@@ -27,7 +27,7 @@ SMALL = {
 
 def _random_position(board, rng, max_empty, max_left=None, tries=2000):
     """A position from a random playout (no winning move skipped over), not over, few plies left."""
-    from tanglekit.generators.qango import random_position
+    from tanglekit.games.qango.generate import random_position
 
     return random_position(board, rng, max_empty=max_empty, max_left=max_left or max_empty, tries=tries)
 
@@ -65,7 +65,7 @@ def test_solver_matches_reference_near_end(name, max_counters):
 
 
 def test_kernel_threats_match_plain_rules():
-    from tanglekit.solver import qango_kernels as K
+    from tanglekit.games.qango import kernels as K
 
     b = load_board("7")
     pats = np.array(b.pattern_masks, dtype=np.int64)
@@ -110,7 +110,7 @@ def test_lost_position_proof_and_finished_games():
 
 
 def test_puzzle_generator_unique_key_move_and_ids():
-    from tanglekit.generators.qango import generate_puzzle, puzzle_from_id, verify_puzzle
+    from tanglekit.games.qango.generate import generate_puzzle, puzzle_from_id, verify_puzzle
 
     puz = generate_puzzle("6", k=3, seed=5)
     assert verify_puzzle(puz)
@@ -125,7 +125,7 @@ def test_puzzle_generator_unique_key_move_and_ids():
 
 def test_board_generator_partitions_into_coloured_triples():
     from tanglekit.games.qango.board import triple_connected
-    from tanglekit.generators.qango import generate_board
+    from tanglekit.games.qango.generate import generate_board
 
     for seed, (w, h) in enumerate([(6, 6), (7, 7), (5, 6)]):
         b = generate_board(w, h, seed)
@@ -143,7 +143,7 @@ def test_board_generator_partitions_into_coloured_triples():
 def test_midgame_wins_have_valid_proofs():
     """Wins found by the pruned search on random QANGO 6 / 7 Plus positions check out independently."""
     from tanglekit.games.qango.proof import verify_proof
-    from tanglekit.generators.qango import random_position
+    from tanglekit.games.qango.generate import random_position
 
     checked = 0
     for name in ("6", "7plus"):
@@ -161,8 +161,8 @@ def test_midgame_wins_have_valid_proofs():
 
 
 def test_move_values_match_reference():
-    from tanglekit.solver.qango_reference import reference_move_values
-    from tanglekit.solver.qango_solve import move_values
+    from tanglekit.games.qango.reference import reference_move_values
+    from tanglekit.games.qango.solve import move_values
 
     board = board_from_json(SMALL["5x5"])
     rng = random.Random(4)

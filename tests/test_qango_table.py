@@ -6,8 +6,8 @@ from importlib import resources
 import pytest
 from tanglekit.games.qango import Position, load_board
 from tanglekit.games.qango.proof import verify_proof
-from tanglekit.solver.qango_book import book_move
-from tanglekit.solver.qango_table import ROWS, proof_path, solved_table
+from tanglekit.games.qango.book import book_move
+from tanglekit.games.qango.table import ROWS, proof_path, solved_table
 
 FAST = {"qango6-standard.json.gz"}  # the rest in the slow run (the v3 kinds: tests/test_qango_holds.py)
 ALL = sorted({r["proof"] for r in ROWS} | {fm["proof"] for r in ROWS for fm in r.get("first_moves") or []})
@@ -97,7 +97,7 @@ def test_perfect_bot_keeps_each_opening_apart():
     """One perfect bot on two openings of the same board: its first counter obeys each opening
     (it once reused the solver of the first opening for the second)."""
     from tanglekit.games.qango import Position, load_board
-    from tanglekit.solver.qango_bots import make_bot
+    from tanglekit.games.qango.bots import make_bot
 
     b = load_board("6")
     bot = make_bot("perfect")

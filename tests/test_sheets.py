@@ -14,7 +14,7 @@ from tanglekit.generators.booklet import BookletPage, booklet_html
 
 def test_qango_puzzle_sheet_and_answer():
     from tanglekit.games.qango.svg import O_FILL, X_FILL
-    from tanglekit.generators.qango import generate_puzzle
+    from tanglekit.games.qango.generate import generate_puzzle
 
     puz = generate_puzzle("6", 2, 3, "standard")
     svg = puz.svg()
@@ -35,7 +35,7 @@ def test_qango_puzzle_sheet_and_answer():
 
 
 def test_tanglung_sheet_gives_goal_start_and_answer():
-    from tanglekit.generators.tanglung import generate_challenge
+    from tanglekit.games.tanglung.generate import generate_challenge
 
     ch = generate_challenge("easy", 3)
     svg = ch.svg()
@@ -48,7 +48,7 @@ def test_tanglung_sheet_gives_goal_start_and_answer():
 
 
 def test_zangle_sheet_prints_every_card_id_the_answer_names():
-    from tanglekit.generators.zangle import challenge_answer_svg, challenge_svg, generate_challenge
+    from tanglekit.games.zangle.generate import challenge_answer_svg, challenge_svg, generate_challenge
 
     ch = generate_challenge(seed=4, difficulty="any")
     sheet = challenge_svg(ch)
@@ -64,7 +64,7 @@ def test_zangle_sheet_prints_every_card_id_the_answer_names():
 
 def test_tangle_sheet_has_coordinates_legend_and_answer():
     from tanglekit.games.tangle.engine import TangleGame
-    from tanglekit.generators.tangle import generate_puzzle, puzzle_answer_svg, puzzle_svg
+    from tanglekit.games.tangle.generate import generate_puzzle, puzzle_answer_svg, puzzle_svg
 
     g = TangleGame()
     p = generate_puzzle(g, seed=4)

@@ -326,7 +326,7 @@ def test_engine_move_generation_is_the_reference(players, opts, games):
     """The engine's legal_placements (numba kernel) equals the plain rule and the Python-int
     loop on every position of seeded random games, for every player and rule option."""
     from tanglekit.games.tangle.movegen import legal_placements_reference
-    from tanglekit.solver.tangle_movegen import legal_placements_fast  # the old import still works
+    from tanglekit.games.tangle.movegen import legal_placements_fast  # the old import still works
 
     g = TangleGame(options=TangleOptions(**opts), players=players)
     checked = 0

@@ -15,7 +15,7 @@ from hostile import run_cli
 
 from tanglekit.games.tangle import default_board, default_pieces
 from tanglekit.generators.ids import resolve, split_id
-from tanglekit.generators.tangle import generate_puzzle, load_state_or_id, puzzle_from_id
+from tanglekit.games.tangle.generate import generate_puzzle, load_state_or_id, puzzle_from_id
 
 
 def _custom_files(folder):

@@ -8,15 +8,15 @@ import pytest
 from tanglekit.errors import BotError, SolverError
 from tanglekit.games.tangle import TangleGame, TangleOptions, load_pieces, small_board, state_from_json
 from tanglekit.shapes.hexsides import tile_sides
-from tanglekit.generators.tangle import (
+from tanglekit.games.tangle.generate import (
     building_position,
     generate_puzzle,
     load_state_or_id,
     puzzle_from_id,
     verify_puzzle,
 )
-from tanglekit.solver.tangle_bots import make_bot, play_game, run_match
-from tanglekit.solver.tangle_search import best_turn, brute_force_best_turn, leaves_no_capture
+from tanglekit.games.tangle.bots import make_bot, play_game, run_match
+from tanglekit.games.tangle.search import best_turn, brute_force_best_turn, leaves_no_capture
 
 SMALL_PIECES = {
     "pieces": [
@@ -201,7 +201,7 @@ def test_double_capture_then_setup_and_capture(extra, expect):
 
 
 def test_node_budget_error_or_partial_answer():
-    from tanglekit.generators.tangle import greedy_points
+    from tanglekit.games.tangle.generate import greedy_points
 
     g = TangleGame(players=2)
     s = building_position(g, 30, random.Random(0))  # both sides built, nobody captured: many open tiles

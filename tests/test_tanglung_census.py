@@ -13,15 +13,15 @@ from tanglekit.games.tanglung.layout import (
     unrank_standard_layout,
 )
 from tanglekit.games.tanglung.rules import TanglungOptions
-from tanglekit.generators.tanglung import _merge, census, census_chunk, census_chunk_reference
-from tanglekit.solver.tanglung_census import (
+from tanglekit.games.tanglung.generate import _merge, census, census_chunk, census_chunk_reference
+from tanglekit.games.tanglung.census import (
     _Tables,
     batch_supported,
     census_summary,
     count_no_revisit_reference,
     solve_ranks,
 )
-from tanglekit.solver.tanglung_solo import move_graph, solve_solo
+from tanglekit.games.tanglung.solo_search import move_graph, solve_solo
 
 DEFAULT = default_card_set()
 CUSTOM = CardSet.from_json({"name": "c", "cards": {"C": 2, "R": 4, "B": 2, "F": 4, "H": 2, "D": 2}})
@@ -44,7 +44,7 @@ def _canonical_ranks(rng, n, card_set=DEFAULT):
 
 def test_unrank_and_canonical_match_python():
     """Kernel unranking (fresh and by next permutation) and the canonical rule vs Layout."""
-    from tanglekit.solver._tanglung_kernels import is_canonical, next_lanterns, unrank_lanterns
+    from tanglekit.games.tanglung.kernels import is_canonical, next_lanterns, unrank_lanterns
 
     for card_set in (DEFAULT, CUSTOM):
         tb = _Tables(TanglungOptions(), card_set)
@@ -81,8 +81,8 @@ def test_move_table_matches_move_graph():
 
 @pytest.mark.parametrize("name", ["default", "dark-roosters"])
 def test_no_revisit_count_matches_python_dp(name):
-    from tanglekit.solver._tanglung_kernels import count_no_revisit
-    from tanglekit.solver.tanglung_census import _dp_workspace
+    from tanglekit.games.tanglung.kernels import count_no_revisit
+    from tanglekit.games.tanglung.census import _dp_workspace
 
     opts = OPTIONS[name]
     lit0 = 0x8001 if opts.roosters_start_lit else 0

@@ -1,4 +1,4 @@
-"""`tanglekit tanglung` commands (run as python -m tanglekit.cli_tanglung): JSON forms, errors."""
+"""`tanglekit tanglung` commands (run as python -m tanglekit.games.tanglung.cli): JSON forms, errors."""
 
 import json
 
@@ -11,7 +11,7 @@ EXAMPLE = "CRBF/HDFR/BHFB/RHDC"
 
 def run_process(*args, rc=0, stdin=None):
     """The real command in a subprocess (exit codes, stderr)."""
-    p = subprocess.run([sys.executable, "-m", "tanglekit.cli_tanglung", *args], capture_output=True,
+    p = subprocess.run([sys.executable, "-m", "tanglekit.games.tanglung.cli", *args], capture_output=True,
                        text=True, timeout=300, input=stdin)
     assert p.returncode == rc, (p.returncode, p.stdout, p.stderr)
     return p
@@ -21,7 +21,7 @@ def run(*args, rc=0, stdin=None):
     """In-process run (fast); library errors surface as exceptions, exit 2 is run_app's job."""
     from typer.testing import CliRunner
 
-    from tanglekit.cli_tanglung import app
+    from tanglekit.games.tanglung.cli import app
     from tanglekit.errors import TanglekitError
 
     r = CliRunner().invoke(app, list(args), input=stdin)
@@ -33,7 +33,7 @@ def run(*args, rc=0, stdin=None):
 
 
 def test_module_imports_no_heavy_module():
-    code = ("import sys, tanglekit.cli_tanglung; "
+    code = ("import sys, tanglekit.games.tanglung.cli; "
             "print(sorted(m for m in ('numba', 'ortools', 'numpy') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
     assert out.strip() == "[]"

@@ -6,7 +6,7 @@ import pytest
 
 from tanglekit.errors import RuleError
 from tanglekit.games.tanglung import SoloGame, TanglungOptions, load_card_set, random_layout
-from tanglekit.solver.tanglung_coop import solve_coop
+from tanglekit.games.tanglung.coop import solve_coop
 
 
 def coop_reference(layout, starts, options, card_set):

@@ -12,7 +12,7 @@ from tanglekit.games.tanglung.duel import (
     determinize,
     hidden_pool,
 )
-from tanglekit.solver.tanglung_duel import bot_match, minimax_reference, solve_position
+from tanglekit.games.tanglung.duel_search import bot_match, minimax_reference, solve_position
 
 EXAMPLE = "CRBF/HDFR/BHFB/RHDC"
 

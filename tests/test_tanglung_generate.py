@@ -8,7 +8,7 @@ from tanglekit.errors import FormatError, SolverError
 from tanglekit.games.tanglung import Layout, TanglungOptions
 from tanglekit.generators.ids import resolve
 from tanglekit.games.tanglung.render import svg_grid
-from tanglekit.generators.tanglung import (
+from tanglekit.games.tanglung.generate import (
     GRADE_THRESHOLDS,
     WALK_BUDGET,
     WALKERS,
@@ -17,7 +17,7 @@ from tanglekit.generators.tanglung import (
     grade_of,
     walker_success,
 )
-from tanglekit.solver.tanglung_solo import check_solo_tour, solve_solo
+from tanglekit.games.tanglung.solo_search import check_solo_tour, solve_solo
 
 
 def test_grades_follow_thresholds():
@@ -81,7 +81,7 @@ def test_census_sample_with_checkpoint(tmp_path):
 
 
 def test_census_counts_match_direct_solves():
-    from tanglekit.generators.tanglung import census_chunk
+    from tanglekit.games.tanglung.generate import census_chunk
 
     ranks = list(range(0, 40))
     part = census_chunk(("x", ranks, TanglungOptions().to_json(), {"name": "d", "cards": {"C": 2, "R": 3, "B": 3, "F": 3, "H": 3, "D": 2}}))

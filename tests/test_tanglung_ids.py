@@ -12,7 +12,7 @@ from hostile import run_cli
 from tanglekit.games.tanglung.cards import default_card_set, parse_card_counts
 from tanglekit.games.tanglung.rules import TanglungOptions
 from tanglekit.generators.ids import resolve, split_id
-from tanglekit.generators.tanglung import GRADES, generate_challenge
+from tanglekit.games.tanglung.generate import GRADES, generate_challenge
 
 CUSTOM = "C2R4B2F4H2D2"
 # one value off the default for every option (each changes the ID; the first three the instance)
@@ -78,7 +78,7 @@ def test_generated_file_accepted_by_every_consumer(tmp_path, opts, cards):
     assert code == 0, err
     ch = json.loads(out)
     for spec in (str(tmp_path / "ch.json"), ch["id"], ch["seed_id"]):
-        # solve, tour and coop read a spec through one loader (cli_tanglung._load_layout): the file
+        # solve, tour and coop read a spec through one loader (games/tanglung/cli.py _load_layout): the file
         # goes through all three, each ID (the seed ID regenerates the challenge) through one
         for cmd in (["solo", "solve"], ["solo", "tour"], ["solo", "coop"])[: 3 if spec.endswith(".json") else 1]:
             code, out, err = run_cli(["tanglung", *cmd, spec, "--json"])

@@ -9,7 +9,7 @@ from tanglekit.games.tanglung.layout import Layout
 from tanglekit.games.tanglung.moves import solo_move_table
 from tanglekit.games.tanglung.rules import TanglungOptions
 from tanglekit.games.tanglung.solo import initial_lit
-from tanglekit.solver.tanglung_solo import (
+from tanglekit.games.tanglung.solo_search import (
     move_graph,
     noflip_mask,
     search_graph,
@@ -84,8 +84,8 @@ def _cases(k, seed):
 
 def _first_level_kernel(adj, adjn, nf, start, lit0):
     from tanglekit.kernelargs import kernel_bundle
-    from tanglekit.solver import _tanglung_kernels as K
-    from tanglekit.solver.tanglung_solo import _workspace
+    from tanglekit.games.tanglung import kernels as K
+    from tanglekit.games.tanglung.solo_search import _workspace
 
     work, level = _workspace()
     pr = kernel_bundle(K.SoloProblem, adj=adj, adjn=adjn, noflip=nf, n=16, start=start, lit0=lit0, use_h=1)
@@ -100,7 +100,7 @@ def _first_level_kernel(adj, adjn, nf, start, lit0):
 def test_first_level_is_the_astar_search_step_for_step(n):
     """Where the first f-level holds a goal, Python and kernel give the full search's moves,
     tour count, tour and states expanded; where it does not, the fewest moves are larger."""
-    from tanglekit.solver.tanglung_solo import first_level_python
+    from tanglekit.games.tanglung.solo_search import first_level_python
 
     found = missed = 0
     for lay, opts in _cases(n, 11):
@@ -137,7 +137,7 @@ def test_first_level_refuses_unsorted_rows_and_starts_all_lit():
 @pytest.mark.parametrize("method", ["astar", "bfs", "astar-deadend"])
 def test_solve_solo_many_equals_solve_solo(method):
     from tanglekit.errors import TanglekitError
-    from tanglekit.solver.tanglung_solo import solve_solo_many
+    from tanglekit.games.tanglung.solo_search import solve_solo_many
 
     k = 16 if method == "astar" else 4
     for opts_dict in OPTION_SETS[:3]:
@@ -166,8 +166,8 @@ def test_unreachable_card_answers_equal_the_full_search(n):
     """A start from which a dark card is out of reach: the states counted (kernel and Python)
     are the states the full search expands, with no tour."""
     from tanglekit.kernelargs import kernel_bundle
-    from tanglekit.solver import _tanglung_kernels as K
-    from tanglekit.solver.tanglung_solo import (
+    from tanglekit.games.tanglung import kernels as K
+    from tanglekit.games.tanglung.solo_search import (
         FMAX,
         PUSH_CAP,
         _workspace,

@@ -9,7 +9,7 @@ from tanglekit.errors import RuleError
 from tanglekit.games.tanglung import Layout, TanglungOptions, load_card_set, random_layout
 from tanglekit.games.tanglung.moves import solo_move_table
 from tanglekit.games.tanglung.solo import initial_lit
-from tanglekit.solver.tanglung_solo import (
+from tanglekit.games.tanglung.solo_search import (
     check_solo_tour,
     no_revisit_tour,
     no_revisit_tour_cpsat,

@@ -176,7 +176,7 @@ def test_check_tanglung_and_qango(base):
 
 
 def test_check_zangle_solo_deal(base):
-    from tanglekit.solver.zangle_solo import SoloDeal, solve_deal
+    from tanglekit.games.zangle.solo_search import SoloDeal, solve_deal
 
     deal = SoloDeal.from_seed(3)
     body = {"middle": list(deal.middle), "draw": list(deal.draw), "piles": [list(p) for p in deal.piles]}

@@ -85,7 +85,7 @@ def _click_cell(d, cell: int) -> None:
 
 
 def test_tanglung_challenge_played_to_solved_by_clicking(driver, base):
-    from tanglekit.solver.tanglung_solo import solve_solo
+    from tanglekit.games.tanglung.solo_search import solve_solo
     from tanglekit.web.session import cached_start
 
     st = cached_start(TANGLUNG_ID).state  # the server's own cache: generated once
@@ -127,7 +127,7 @@ def test_tanglung_illegal_move_refused_then_undo_and_hint(driver, base):
 
 def _zangle_line():
     """The solver's winning line of the Zangle challenge as game-API actions."""
-    from tanglekit.solver.zangle_solo import SoloDeal, solve_deal
+    from tanglekit.games.zangle.solo_search import SoloDeal, solve_deal
     from tanglekit.web.session import cached_start
 
     st = cached_start(ZANGLE_ID).state
@@ -187,7 +187,7 @@ def test_zangle_hint_selects_the_cards_and_undo(driver, base):
 @pytest.mark.slow  # some 40 clicks (4 s, most of it the browser's CPU); tests/test_web_api.py checks the
 # Zangle deal check over HTTP and test_check_tanglung_layout_built_by_clicking the check page by default
 def test_check_zangle_deal_built_by_clicking(driver, base):
-    from tanglekit.solver.zangle_solo import SoloDeal
+    from tanglekit.games.zangle.solo_search import SoloDeal
     from tanglekit.web.session import cached_start
 
     deal = SoloDeal.from_game(cached_start(ZANGLE_ID).state.engine)

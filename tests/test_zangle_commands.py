@@ -5,7 +5,7 @@ import json
 import pytest
 
 from tanglekit.errors import FormatError
-from tanglekit.cli_zangle import deck_show_command, find_command, play_command
+from tanglekit.games.zangle.cli import deck_show_command, find_command, play_command
 from tanglekit.games.zangle.log import replay_log
 
 
@@ -62,7 +62,7 @@ def test_play_command(tmp_path):
     text = play_command("turn", 2, ["greedy", "random"], seed=4, log_path=log)
     assert text.splitlines()[0].split() == ["player", "bot", "r1", "r2", "r3", "total"]
     assert replay_log(log).is_terminal()
-    from tanglekit.solver.zangle_solo import SoloDeal, solve_deal
+    from tanglekit.games.zangle.solo_search import SoloDeal, solve_deal
 
     # deal 1 cannot be won (the solver proves it), so the bot loses it; deal 5 can, and greedy does
     assert solve_deal(SoloDeal.from_seed(1)).solvable is False and solve_deal(SoloDeal.from_seed(5)).solvable
@@ -74,7 +74,7 @@ def test_play_command(tmp_path):
 
 
 def test_replay_and_solve_commands(tmp_path):
-    from tanglekit.cli_zangle import replay_command, solve_solo_command
+    from tanglekit.games.zangle.cli import replay_command, solve_solo_command
 
     log = tmp_path / "s.jsonl"
     first = play_command("speed", 2, ["greedy"], seed=3, log_path=log)

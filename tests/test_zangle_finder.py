@@ -11,7 +11,7 @@ from budget import sweep
 from tanglekit.games.zangle import ZangleOptions, default_deck, parse_deal
 from tanglekit.games.zangle.cards import free_polyiamonds, make_deck
 from tanglekit.shapes.polyform import Polyform
-from tanglekit.solver.zangle_finder import (
+from tanglekit.games.zangle.finder import (
     CardRef,
     TilingTable,
     batch_zangles,
@@ -24,7 +24,7 @@ from tanglekit.solver.zangle_finder import (
     zangle_svg,
     zangles_to_json,
 )
-from tanglekit.solver.zangle_reference import reference_zangles
+from tanglekit.games.zangle.reference import reference_zangles
 
 MONO = [[0, 0]]
 DIAMOND = [[0, 0], [0, 1]]

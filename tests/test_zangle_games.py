@@ -12,7 +12,7 @@ from tanglekit.games.zangle.engine import Action
 from tanglekit.games.zangle.log import replay_log
 from tanglekit.games.zangle.play import format_result, new_game, play_game
 from tanglekit.games.zangle.solo import SoloGame, solo_layout
-from tanglekit.solver.zangle_solo import SoloDeal, solve_deal
+from tanglekit.games.zangle.solo_search import SoloDeal, solve_deal
 from tanglekit.games.zangle.speed import SpeedGame
 from tanglekit.games.zangle.turn import TurnGame
 

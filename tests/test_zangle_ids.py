@@ -11,7 +11,7 @@ import pytest
 from hostile import run_cli
 from tanglekit.games.zangle.rules import ZangleOptions
 from tanglekit.generators.ids import resolve, split_id
-from tanglekit.generators.zangle import DIFFICULTIES, generate_challenge, resolve_solo
+from tanglekit.games.zangle.generate import DIFFICULTIES, generate_challenge, resolve_solo
 
 # every value of every parameter, each once beside the defaults (seed 3)
 CASES = [("any", {})] + [(d, {}) for d in DIFFICULTIES] + [
@@ -88,7 +88,7 @@ TURN_CASES = [(2, (), {}), (1, (), {}), (3, ("all_can_go_out",), {}), (2, ("midd
 
 @pytest.mark.parametrize("players, props, opts", TURN_CASES)
 def test_turn_deal_ids_regenerate_the_deal(players, props, opts):
-    from tanglekit.generators.zangle import generate_turn_deal
+    from tanglekit.games.zangle.generate import generate_turn_deal
 
     res = generate_turn_deal(players, 4, props, ZangleOptions(**opts))
     body = {k: v for k, v in res["deal"].items() if k not in ("id", "seed_id")}

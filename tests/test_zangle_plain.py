@@ -20,7 +20,7 @@ from tanglekit.games.zangle.cards import _deck_model, _quick_deck, free_polyiamo
 from tanglekit.games.zangle.deal import _deal_model, _quick_deal
 from tanglekit.games.zangle.rules import ZangleOptions
 from tanglekit.games.zangle.solo_deal import SoloDeal, _quick_solo, _solo_model
-from tanglekit.solver import zangle_solo as Z
+from tanglekit.games.zangle import solo_search as Z
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,7 +53,7 @@ def test_plain_finder_equals_the_kernel_in_order(deck):
 
 
 def test_find_zangles_json_is_the_same_through_either_engine(monkeypatch):
-    from tanglekit.cli_zangle import find_command
+    from tanglekit.games.zangle.cli import find_command
 
     out = {}
     for engine in ("python", "kernel"):

@@ -11,7 +11,7 @@ from tanglekit.errors import FormatError
 from tanglekit.games.zangle import default_deck
 from tanglekit.games.zangle.rules import ZangleOptions
 from tanglekit.games.zangle.solo import SoloGame
-from tanglekit.solver.zangle_solo import (
+from tanglekit.games.zangle.solo_search import (
     SoloDeal,
     check_line,
     deal_from_id,

@@ -5,17 +5,17 @@ import re
 
 import pytest
 
-from tanglekit.cli_zangle import solo_generate_command, solo_solve_command
+from tanglekit.games.zangle.cli import solo_generate_command, solo_solve_command
 from tanglekit.games.zangle.rules import ZangleOptions
-from tanglekit.generators.zangle import (
+from tanglekit.games.zangle.generate import (
     DIFFICULTIES,
     challenge_svg,
     generate_challenge,
     grade_of,
     greedy_wins,
 )
-from tanglekit.generators.zangle import deal_from_id
-from tanglekit.solver.zangle_solo import check_line, playout_wins, solve_deal
+from tanglekit.games.zangle.generate import deal_from_id
+from tanglekit.games.zangle.solo_search import check_line, playout_wins, solve_deal
 
 
 def test_grade_thresholds():
@@ -54,7 +54,7 @@ def test_six_piles_and_options():
 
 
 def test_playouts_never_win_an_unwinnable_deal():
-    from tanglekit.solver.zangle_solo import SoloDeal
+    from tanglekit.games.zangle.solo_search import SoloDeal
 
     lost = next(d for d in (SoloDeal.from_seed(s) for s in range(40)) if solve_deal(d).solvable is False)
     assert playout_wins(lost, 200) == 0  # a random line cannot win what no line wins

@@ -10,8 +10,8 @@ import pytest
 from tanglekit.games.zangle import default_deck
 from tanglekit.games.zangle.engine import Action
 from tanglekit.games.zangle.rules import ZangleOptions
-from tanglekit.solver import _zangle_solo_kernel as K
-from tanglekit.solver.zangle_solo import SoloDeal, _Packed, reference_solve, solve_deal, solve_many
+from tanglekit.games.zangle import solo_kernel as K
+from tanglekit.games.zangle.solo_search import SoloDeal, _Packed, reference_solve, solve_deal, solve_many
 
 OPTION_SETS = [
     {},

@@ -4,13 +4,13 @@ import json
 
 import pytest
 
-from tanglekit.cli_zangle import go_out_command, turn_generate_command
+from tanglekit.games.zangle.cli import go_out_command, turn_generate_command
 from tanglekit.errors import RuleError
 from tanglekit.games.zangle.deal import parse_deal
 from tanglekit.games.zangle.turn import TurnGame
-from tanglekit.generators.zangle import generate_turn_deal, middle_zangle
-from tanglekit.solver import zangle_solo
-from tanglekit.solver.zangle_turn import go_out_position, turn_go_out
+from tanglekit.games.zangle.generate import generate_turn_deal, middle_zangle
+from tanglekit.games.zangle import solo_search as zangle_solo
+from tanglekit.games.zangle.turn_search import go_out_position, turn_go_out
 
 assert zangle_solo.turn_go_out is turn_go_out  # the old import path keeps working
 

@@ -6,10 +6,10 @@ import json
 
 import numpy as np
 
-from tanglekit.cli_zangle import stats_command
+from tanglekit.games.zangle.cli import stats_command
 from tanglekit.games.zangle import default_deck
-from tanglekit.generators.zangle import deal_stats, wilson
-from tanglekit.solver.zangle_finder import find_zangles
+from tanglekit.games.zangle.generate import deal_stats, wilson
+from tanglekit.games.zangle.finder import find_zangles
 
 
 def test_wilson():

@@ -19,7 +19,7 @@ def run(*args, rc=0):
 
 
 def test_module_imports_no_heavy_module():
-    code = ("import sys, tanglekit.cli_zinga; "
+    code = ("import sys, tanglekit.games.zinga.cli; "
             "print(sorted(m for m in ('numba', 'ortools', 'numpy') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
     assert out.strip() == "[]"

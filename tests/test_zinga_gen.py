@@ -6,7 +6,7 @@ import pytest
 
 from tanglekit.games.zinga.rules import BLUE9, CENTRE, LINES
 from tanglekit.games.zinga.sheet import load_sheets
-from tanglekit.generators.zinga import cell_costs, diagonal_latin_squares, generate_sheet_set, sheet_svg
+from tanglekit.games.zinga.generate import cell_costs, diagonal_latin_squares, generate_sheet_set, sheet_svg
 
 
 def test_diagonal_latin_square_count():
@@ -53,7 +53,7 @@ def test_generator_is_seeded(small_set):
 
 
 def test_verification_report(small_set):
-    from tanglekit.generators.zinga import verify_sheet_set
+    from tanglekit.games.zinga.generate import verify_sheet_set
 
     rep = verify_sheet_set(small_set, 1000, seed=1)
     sim = rep["simulation"]

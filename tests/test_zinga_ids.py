@@ -11,7 +11,7 @@ from hostile import run_cli
 
 from tanglekit.games.zinga.sheet import load_sheets, sheet_set_id
 from tanglekit.generators.ids import resolve, split_id
-from tanglekit.generators.zinga import SETTINGS, _seed_settings, generate_sheet_set, load_sheet_source
+from tanglekit.games.zinga.generate import SETTINGS, _seed_settings, generate_sheet_set, load_sheet_source
 
 # CP-SAT effort 0.02: enough for the hinted model to find a set (0.02 to 0.1 give the same sets here)
 FAST = {"attempts": 1, "tune_rounds": 0, "effort": 0.02}

@@ -8,7 +8,7 @@ import pytest
 from tanglekit.games.zinga.engine import available_cells, available_codes
 from tanglekit.games.zinga.rules import COLOURS, LINES
 from tanglekit.games.zinga.sheet import Sheet
-from tanglekit.solver import zinga_odds as zo
+from tanglekit.games.zinga import odds as zo
 
 ROWS_A = [["yellow 6", "blue 3", "red 2", "orange 3", "green 10"],
           ["green 4", "red 9", "orange 9", "yellow 10", "blue 8"],

@@ -7,7 +7,7 @@ from tanglekit.errors import BotError, RuleError
 from tanglekit.games.zinga.bots import BOTS, BotProfile, SplitMix64, game_state, get_bot, play_bot_game
 from tanglekit.games.zinga.rules import ZingaOptions
 from tanglekit.games.zinga.sheet import load_sheets
-from tanglekit.solver.zinga_sim import simulate_games, simulate_games_plain, sheet_win_rates, wilson
+from tanglekit.games.zinga.sim import simulate_games, simulate_games_plain, sheet_win_rates, wilson
 
 SHEETS = load_sheets()
 WILD = BotProfile("wild", speed=1.3, base=0.2, vision=0.7, mistake=0.35, forget=0.5)

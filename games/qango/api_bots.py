@@ -24,7 +24,7 @@ def action_of(state, native) -> int:
 
 def _q(strength: str):
     def make(seed: int) -> Bot:
-        from ...solver.qango_bots import make_bot as qbot
+        from .bots import make_bot as qbot
 
         f = qbot(strength, seed, THINK)
         return EngineBot(strength, lambda state: action_of(state, f(position_of(state))))
@@ -40,7 +40,7 @@ def bots(game_name: str) -> dict[str, BotSpec]:
 
 
 def hint(state) -> Hint | None:
-    from ...solver.qango_solve import QangoSolver
+    from .solve import QangoSolver
 
     pos = position_of(state)
     res = QangoSolver(pos.board, pos.allowed_first, tt_bits=20).solve(pos, time_limit=THINK * 2)

@@ -415,8 +415,8 @@ def load_board(spec: "str | Path | dict | Board | None" = None) -> Board:
     key = str(spec).strip().lower()
     if key in BOARD_ALIASES:
         return _builtin(BOARD_ALIASES[key])
-    if key.startswith(("qango-board:", "qango:")):  # IDs are resolved by generators/qango.py (a higher layer)
-        raise FormatError(f"board ID {short(str(spec))}: read it with generators.qango.load_board_spec "
+    if key.startswith(("qango-board:", "qango:")):  # IDs are resolved by games/qango/generate.py (a higher layer)
+        raise FormatError(f"board ID {short(str(spec))}: read it with games.qango.generate.load_board_spec "
                           "(the command line does)")
     path = Path(str(spec))
     try:

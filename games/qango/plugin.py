@@ -10,7 +10,7 @@ class QangoPlugin(GamePlugin):
     title = "QANGO"
     order = 30
     games = {"qango": ".qango.api:Qango"}
-    cli = "tanglekit.cli_qango:app"
+    cli = "tanglekit.games.qango.cli:app"
     has_ids = True
     kinds = {"qango-puzzle": "QANGO puzzle", "qango-position": "QANGO position", "qango-board": "QANGO board"}
     playable_kinds = ("qango-puzzle", "qango-position")
@@ -31,7 +31,7 @@ class QangoPlugin(GamePlugin):
         return hint(state)
 
     def resolve_id(self, parsed):
-        from ...generators.qango import resolve_id
+        from .generate import resolve_id
 
         return resolve_id(parsed)
 

@@ -30,7 +30,7 @@ def check(body: dict) -> dict:
     from . import parse_position
     from .position import QangoOptions
     from .api_bots import action_of
-    from ...solver.qango_solve import QangoSolver
+    from .solve import QangoSolver
 
     if not isinstance(body, dict) or not isinstance(body.get("position"), str):
         raise FormatError('send {"board": "6", "position": "X...../......"}')

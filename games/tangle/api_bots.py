@@ -9,7 +9,7 @@ from ..plugin import BotSpec
 
 def _t(strength: str):
     def make(seed: int) -> Bot:
-        from ...solver.tangle_bots import make_bot as tbot
+        from .bots import make_bot as tbot
 
         b = tbot(strength, seed)
         return EngineBot(strength, lambda state: state.action_of(b.choose(state.engine)))
@@ -26,7 +26,7 @@ def bots(game_name: str) -> dict[str, BotSpec]:
 
 
 def hint(state) -> Hint | None:
-    from ...solver.tangle_search import best_turn
+    from .search import best_turn
 
     try:
         r = best_turn(state.engine, "safe", node_limit=200_000)

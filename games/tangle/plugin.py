@@ -12,7 +12,7 @@ class TanglePlugin(GamePlugin):
     title = "Tangle"
     order = 50
     games = {"tangle": ".tangle.api:Tangle"}
-    cli = "tanglekit.cli_tangle:app"
+    cli = "tanglekit.games.tangle.cli:app"
     has_ids = True
     kinds = {KIND: "Tangle puzzle"}
     one_kind = KIND
@@ -34,7 +34,7 @@ class TanglePlugin(GamePlugin):
         return hint(state)
 
     def resolve_id(self, parsed):
-        from ...generators.tangle import resolve_id
+        from .generate import resolve_id
 
         return resolve_id(parsed)
 
@@ -49,7 +49,7 @@ class TanglePlugin(GamePlugin):
         if isinstance(out, dict):
             points, question = out["points"], out.get("question", "")
         else:  # the descriptive form holds the position only: the solver gives the best turn
-            from ...solver.tangle_search import best_turn
+            from .search import best_turn
 
             points = best_turn(native, "points").points
             question = f"Player {native.to_move} to move: score {points} points this turn."

@@ -25,8 +25,8 @@ class TanglungWalkerBot(Bot):
 def solo_best(state) -> tuple[int | None, int | None]:
     """(next move of a shortest winning line, its moves left) from a solo / co-op state;
     (None, None) when no line wins."""
-    from ...solver.tanglung_coop import search_coop
-    from ...solver.tanglung_solo import move_graph, noflip_mask, search_graph
+    from .coop import search_coop
+    from .solo_search import move_graph, noflip_mask, search_graph
 
     e = state.engine
     if len(e.starts) == 1:
@@ -60,7 +60,7 @@ class TanglungPerfectBot(Bot):
 
 def _duel(strength: str):
     def make(seed: int) -> Bot:
-        from ...solver.tanglung_duel import make_bot as duel_bot
+        from .duel_search import make_bot as duel_bot
         from .api import encode_duel
 
         b = duel_bot(strength, seed)

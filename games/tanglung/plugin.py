@@ -16,7 +16,7 @@ class TanglungPlugin(GamePlugin):
         "tanglung-coop": ".tanglung.api:TanglungCoop",
         "tanglung-duel": ".tanglung.api:TanglungDuel",
     }
-    cli = "tanglekit.cli_tanglung:app"
+    cli = "tanglekit.games.tanglung.cli:app"
     has_ids = True
     kinds = {KIND: "Tanglung solo challenge"}
     one_kind = KIND
@@ -39,14 +39,14 @@ class TanglungPlugin(GamePlugin):
         return hint(state)
 
     def resolve_id(self, parsed):
-        from ...generators.tanglung import resolve_id
+        from .generate import resolve_id
 
         return resolve_id(parsed)
 
     def start(self, inst, spec, params):
         """A solo game from the challenge's better Rooster (as the generator), its optimum known."""
         from ...generators.play import Start
-        from ...solver.tanglung_solo import solve_solo
+        from .solo_search import solve_solo
         from ..plugin import load_game
         from .cards import default_card_set
 

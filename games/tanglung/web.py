@@ -27,7 +27,7 @@ def check(body: dict) -> dict:
     from ...generators.ids import format_params, make_descriptive
     from .layout import Layout
     from .rules import TanglungOptions
-    from ...solver.tanglung_solo import solve_solo
+    from .solo_search import solve_solo
 
     text = body.get("layout") if isinstance(body, dict) else None
     if not isinstance(text, str):

@@ -9,7 +9,7 @@ from ..plugin import BotSpec
 def solo_best(state, max_states: int = 2_000_000, time_limit: float | None = 20.0):
     """(first action of a winning line, its length) for a solo state, (None, None) if no line
     wins, (None, -1) if the search stopped at its limit. The solver knows the face-down cards."""
-    from ...solver.zangle_solo import SoloDeal, solve_deal
+    from .solo_search import SoloDeal, solve_deal
 
     e = state.engine
     if state.is_terminal():

@@ -173,7 +173,7 @@ ENGINES = ("auto", "exact_cover", "backtrack")
 
 def resolve_engine(engine: str) -> str:
     """"auto" is cell-first backtracking (ten times faster than exact cover on card shapes);
-    "exact_cover" needs a ``exists`` function from the solver layer (solver.zangle_finder)."""
+    "exact_cover" needs a ``exists`` function from the solver layer (games.zangle.finder)."""
     if engine not in ENGINES:
         raise SolverError(f"unknown tiling engine {engine!r}: expected one of {', '.join(ENGINES)}")
     return "backtrack" if engine == "auto" else engine
@@ -207,7 +207,7 @@ class TilingTable:
                  engine: str = "auto", exists=None):
         self.engine = resolve_engine(engine)
         if self.engine == "exact_cover" and exists is None:
-            raise SolverError("the exact_cover tiling engine is solver.zangle_finder.TilingTable's")
+            raise SolverError("the exact_cover tiling engine is games.zangle.finder.TilingTable's")
         self._exists = exists or (lambda target, pieces: tile_shape(target, pieces) is not None)
         canon = {p.key("free"): p.canonical("free") for p in shapes}
         self.shapes: tuple[Polyform | None, ...] = (None,) + tuple(sorted(canon.values()))

@@ -18,7 +18,7 @@ class ZanglePlugin(GamePlugin):
         "zangle-turn": ".zangle.api:ZangleTurn",
         "zangle-speed": ".zangle.api:ZangleSpeed",
     }
-    cli = "tanglekit.cli_zangle:app"
+    cli = "tanglekit.games.zangle.cli:app"
     has_ids = True
     kinds = {SOLO_KIND: "Zangle solo deal", "zangle-turn-deal": "Zangle turn-game deal"}
     playable_kinds = (SOLO_KIND,)
@@ -40,14 +40,14 @@ class ZanglePlugin(GamePlugin):
         return hint(state)
 
     def resolve_id(self, parsed):
-        from ...generators.zangle import resolve_id
+        from .generate import resolve_id
 
         return resolve_id(parsed)
 
     def start(self, inst, spec, params):
         """A solo game from the deal, the solver's winning line as its optimum."""
         from ...generators.play import Start
-        from ...solver.zangle_solo import solve_deal
+        from .solo_search import solve_deal
         from ..plugin import load_game
 
         deal = inst.value

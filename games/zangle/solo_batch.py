@@ -11,7 +11,7 @@ _ZANGLE_SOLO_ID = None  # compiled lazily: zangle:solo[,PARAMS]:DESCRIPTION in l
 def zangle_solo_bulk(kw: dict, lines: list[tuple[int, str]]) -> dict:
     """``zangle solo solve --batch``: the lines holding a descriptive solo ID of the default deck
     (``zangle:solo,PARAMS:DESCRIPTION``, lower case), decoded here and solved in one kernel call
-    (``solver.zangle_solo.SoloBatch``), each answer exactly what ``--json`` prints for that ID alone
+    (``games.zangle.solo_search.SoloBatch``), each answer exactly what ``--json`` prints for that ID alone
     but ``seconds`` (each deal's share of the call). Every other line (files, JSON objects, seed
     IDs, bad or unusual IDs), and every line under ``--count``, ``--time-limit`` or ``--deck``, is
     left to the per-line command, which also words every error."""
@@ -31,7 +31,7 @@ def zangle_solo_bulk(kw: dict, lines: list[tuple[int, str]]) -> dict:
     from .rules import ZangleOptions
     from .solo_deal import MAX_MIDDLE, MAX_PILES, MAX_SEQUENCE, check_id_deck, parse_id_params
     from ...generators.ids import split_id
-    from ...solver.zangle_solo import SoloBatch
+    from .solo_search import SoloBatch
 
     t0 = time.perf_counter()
     overrides = parse_options(kw.get("option"))

@@ -120,7 +120,7 @@ def check_zangle(body: dict) -> dict:
     """``zangle solo solve``'s JSON (solvable, line, states) for a solo deal of card ids, plus
     its ``id`` and a picture after every action of the winning line."""
     from ..plugin import load_game
-    from ...solver.zangle_solo import SoloDeal, solve_deal
+    from .solo_search import SoloDeal, solve_deal
 
     if not isinstance(body, dict):
         raise FormatError("send {\"middle\": [...], \"draw\": [...], \"piles\": [[...], ...]}")

@@ -1,7 +1,7 @@
 """Zinga bots: a documented bell-race (reaction-time) model, named strengths, and bot games on the engine.
 
 Reaction model, per bot and roll (all draws come from a SplitMix64 stream shared bit for bit with
-the numba kernel in ``solver/zinga_sim.py``, so both play the very same games):
+the numba kernel in ``games/zinga/sim.py``, so both play the very same games):
 - each claimable new cell is noticed independently with probability ``vision``;
 - with k noticed options the bell is rung after ``base + E / (k * speed)`` seconds, E ~ Exp(1)
   (the first of k independent exponential searches); the greedy favourite is called;

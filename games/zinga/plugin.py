@@ -12,7 +12,7 @@ class ZingaPlugin(GamePlugin):
     title = "Zinga"
     order = 40
     games = {"zinga": ".zinga.api:Zinga"}
-    cli = "tanglekit.cli_zinga:app"
+    cli = "tanglekit.games.zinga.cli:app"
     has_ids = True
     kinds = {KIND: "Zinga sheet set"}
     one_kind = KIND
@@ -23,7 +23,7 @@ class ZingaPlugin(GamePlugin):
         return bots(game_name)
 
     def resolve_id(self, parsed):
-        from ...generators.zinga import resolve_id
+        from .generate import resolve_id
 
         return resolve_id(parsed)
 

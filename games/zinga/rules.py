@@ -58,7 +58,7 @@ def name_of(code: int) -> str:
 
 
 # Indices of ZingaOptions.flags(), the options array the simulation kernel reads
-# (solver/zinga_sim.py uses these very names)
+# (games/zinga/sim.py uses these very names)
 FLAG_TABLE_BY_ROLE = 0
 FLAG_PLUS_NEEDS_TABLE = 1
 FLAG_STOP_ANY_CALL = 2

@@ -238,14 +238,14 @@ DEFAULT_SHEETS = Path(__file__).parent / "data" / "zinga-default.json"
 
 def load_sheets(source: str | Path | None = None) -> list[Sheet]:
     """Sheets from a JSON file or (None / 'default') the shipped assumed set. IDs are read by
-    ``generators.zinga.load_sheet_source`` (a seed ID runs the generator, a higher layer)."""
+    ``games.zinga.generate.load_sheet_source`` (a seed ID runs the generator, a higher layer)."""
     if source is None or str(source) == "default":
         source = DEFAULT_SHEETS
     s = str(source)
     if s.startswith("zinga:"):  # the descriptive form is this module's; seed IDs need the generator
         params, sep, desc = s[len("zinga:"):].partition(":")
         if "#" in params or not sep:
-            raise FormatError(f"{short(s)}: a Zinga seed ID is read by generators.zinga.load_sheet_source")
+            raise FormatError(f"{short(s)}: a Zinga seed ID is read by games.zinga.generate.load_sheet_source")
         return sheets_from_description(tuple(params.split(",")), desc, f"ID {short(s)}")
     path = Path(s)
     data = read_json_file(path, "sheet file")

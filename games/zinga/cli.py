@@ -11,7 +11,7 @@ from typing import List, Optional
 
 import typer
 
-from .cli_common import parse_options, print_json, progress, write_text
+from ...cli_common import parse_options, print_json, progress, write_text
 
 app = typer.Typer(help="Zinga: exact dice odds, score sheets, balanced sheet sets, bot games and simulation.",
                   no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
@@ -27,20 +27,20 @@ MAX_RUNS = 200_000  # Monte Carlo runs per sheet of `analyze` (plain Python, abo
 
 def _sheets(spec):
     """Sheets from a file, 'default' or any Zinga ID (a seed ID regenerates, with a progress bar)."""
-    from .generators.zinga import load_sheet_source
+    from .generate import load_sheet_source
 
     return load_sheet_source(spec, progress_factory=lambda total, label: progress(total, label))
 
 
 def _seed(seed: int) -> int:
-    from .generators.ids import MAX_SEED
-    from .limits import check_count
+    from ...generators.ids import MAX_SEED
+    from ...limits import check_count
 
     return check_count(seed, "--seed", minimum=0, maximum=MAX_SEED)
 
 
 def _options(pairs):
-    from .games.zinga.rules import ZingaOptions
+    from .rules import ZingaOptions
 
     return ZingaOptions.from_dict(parse_options(pairs))
 
@@ -51,7 +51,7 @@ def odds(as_json: bool = typer.Option(False, "--json", help="Machine-readable ou
 
     Example: tanglekit zinga odds --json
     """
-    from .solver.zinga_odds import odds_counts, odds_table
+    from .odds import odds_counts, odds_table
 
     table = odds_table()
     if as_json:
@@ -78,8 +78,8 @@ def analyze(
 
     Example: tanglekit zinga analyze default
     """
-    from .limits import check_count
-    from .solver.zinga_odds import analyze_sheet
+    from ...limits import check_count
+    from .odds import analyze_sheet
 
     players = check_count(players, "--players", maximum=MAX_PLAYERS)
     runs = check_count(runs, "--runs", minimum=2, maximum=MAX_RUNS)
@@ -132,10 +132,10 @@ def simulate(
 
     Example: tanglekit zinga simulate --players 3 --games 30000 --seed 1
     """
-    from .errors import RuleError
-    from .games.zinga.bots import get_bot
-    from .limits import UsageError, check_count
-    from .solver.zinga_sim import sheet_win_rates
+    from ...errors import RuleError
+    from .bots import get_bot
+    from ...limits import UsageError, check_count
+    from .sim import sheet_win_rates
 
     if players < 2:
         raise RuleError("Zinga needs at least 2 players")
@@ -172,8 +172,8 @@ def game(
 
     Example: tanglekit zinga game --players 3 --seed 5 --out game.json
     """
-    from .errors import TanglekitError
-    from .games.zinga.bots import get_bot, play_bot_game
+    from ...errors import TanglekitError
+    from .bots import get_bot, play_bot_game
 
     seed = _seed(seed)
     if not 2 <= players <= MAX_PLAYERS:
@@ -216,10 +216,10 @@ def replay(
 
     Example: tanglekit zinga replay game.json --undo 2 --move none
     """
-    from .errors import RuleError
-    from .games.zinga.engine import ZingaGame
-    from .jsonio import check_text_arg, read_json_file
-    from .limits import check_count
+    from ...errors import RuleError
+    from .engine import ZingaGame
+    from ...jsonio import check_text_arg, read_json_file
+    from ...limits import check_count
 
     undo = check_count(undo, "--undo", minimum=0)
     for m in move or []:
@@ -264,8 +264,8 @@ def sheets_generate(
 
     Example: tanglekit zinga sheets generate --seed 1 --svg pads/
     """
-    from .generators.zinga import MAX_EFFORT, check_settings, generate_sheet_set, sheet_svg
-    from .limits import UsageError, check_count, check_number
+    from .generate import MAX_EFFORT, check_settings, generate_sheet_set, sheet_svg
+    from ...limits import UsageError, check_count, check_number
 
     seed = _seed(seed)
     count = check_count(count, "--count", maximum=12)
@@ -310,11 +310,11 @@ def sheets_show(
 
     Example: tanglekit zinga sheets show my-sheets.json --svg pads/
     """
-    from .games.zinga.sheet import sheet_set_id, sheets_to_json
+    from .sheet import sheet_set_id, sheets_to_json
 
     ss = _sheets(sheets)
     if svg:
-        from .generators.zinga import sheet_svg
+        from .generate import sheet_svg
 
         for s in ss:
             write_text(svg / f"zinga-sheet-{s.name}.svg", sheet_svg(s), "SVG")
@@ -327,6 +327,6 @@ def sheets_show(
 
 
 if __name__ == "__main__":
-    from .cli_common import run_app
+    from ...cli_common import run_app
 
     run_app(app)

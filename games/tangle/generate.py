@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import random
 
-from ..errors import FormatError, RuleError, SolverError
-from ..games.tangle.engine import PASS, TangleGame, TangleState
-from ..games.tangle.formats import PUZZLE
-from ..games.tangle.ids import encode_moves, game_from_params, position_from_moves, setup_params
-from ..games.tangle.svg import COLOUR_NAMES
-from ..jsonio import MAX_BYTES, check_text_arg, load_json_source, looks_like_json
-from ..solver.tangle_search import best_turn
-from .ids import Instance, ParsedId, looks_like_id, make_descriptive, make_seed, resolve, split_id
+from ...errors import FormatError, RuleError, SolverError
+from .engine import PASS, TangleGame, TangleState
+from .formats import PUZZLE
+from .ids import encode_moves, game_from_params, position_from_moves, setup_params
+from .svg import COLOUR_NAMES
+from ...jsonio import MAX_BYTES, check_text_arg, load_json_source, looks_like_json
+from .search import best_turn
+from ...generators.ids import Instance, ParsedId, looks_like_id, make_descriptive, make_seed, resolve, split_id
 
 
 def building_position(game: TangleGame, moves: int, rng: random.Random) -> TangleState:
@@ -141,7 +141,7 @@ def selfplay_positions(game: TangleGame, rng: random.Random, noise: float = 0.3,
     """Turn-start positions (after ``min_moves`` placements) of one seeded game between builder
     bots that open with a few random placements and later play a random legal move with
     probability ``noise`` (reachable, varied, mid-game positions)."""
-    from ..solver.tangle_bots import make_bot
+    from .bots import make_bot
 
     seed = rng.randrange(1 << 30)
     bots = [make_bot("builder", seed + i) for i in range(game.n_players)]
@@ -215,7 +215,7 @@ def verify_puzzle(puzzle: dict, where: str = "<puzzle>", expect=None, node_limit
     """Re-solve a puzzle: its claimed points are the best, reached by its solution, uniquely.
     A file that is not a puzzle (schema, illegal position) is a FormatError/RuleError; a
     puzzle whose claim or solution is wrong (or illegal) is simply not valid."""
-    from ..games.tangle.engine import state_from_json
+    from .engine import state_from_json
 
     s = state_from_json(puzzle, where, expect)
     if s.over:
@@ -238,8 +238,8 @@ def verify_puzzle(puzzle: dict, where: str = "<puzzle>", expect=None, node_limit
 
 def puzzle_svg(game: TangleGame, puzzle: dict) -> str:
     """The printable puzzle: the position with tile coordinates, side key, legend and question."""
-    from ..games.tangle.engine import state_from_json
-    from ..games.tangle.svg import svg_position
+    from .engine import state_from_json
+    from .svg import svg_position
 
     notes = [f"Goal: {puzzle['question']} Captures give extra turns.", f"ID {puzzle.get('seed_id') or puzzle['id']}"]
     return svg_position(game, state_from_json(puzzle), title=puzzle["question"], notes=notes)
@@ -247,8 +247,8 @@ def puzzle_svg(game: TangleGame, puzzle: dict) -> str:
 
 def puzzle_answer_svg(game: TangleGame, puzzle: dict) -> str:
     """The answer page: the scoring placements drawn (numbered) and written in move notation."""
-    from ..games.tangle.engine import state_from_json
-    from ..games.tangle.svg import svg_position
+    from .engine import state_from_json
+    from .svg import svg_position
 
     sol = [game.parse_move(m) for m in puzzle["solution"]]
     notes = [f"Answer: {puzzle['points']} points in {len(sol)} placements:"]
@@ -281,7 +281,7 @@ def puzzle_from_id(text: str) -> dict | TangleState:
 
 def load_state_or_id(spec: str, expect=None) -> TangleState:
     """A state from a JSON file (state or puzzle), inline JSON or a puzzle ID (either form)."""
-    from ..games.tangle.engine import state_from_json
+    from .engine import state_from_json
 
     check_text_arg(spec, "position", MAX_BYTES)
     if "\n" in spec or "\r" in spec:

@@ -14,15 +14,15 @@ from dataclasses import dataclass
 
 from dataclasses import replace
 
-from ..errors import FormatError, SolverError
-from ..games.qango.board import (BOARD_ALIASES, BUILTIN_BOARDS, Board, _builtin, board_from_json, board_layout,
+from ...errors import FormatError, SolverError
+from .board import (BOARD_ALIASES, BUILTIN_BOARDS, Board, _builtin, board_from_json, board_layout,
                                  board_from_layout, load_board)
-from ..games.qango.position import (POSITION_FORMAT, Position, _same_board, completing_cells, parse_position,
+from .position import (POSITION_FORMAT, Position, _same_board, completing_cells, parse_position,
                                     popcount, position_from_json)
-from ..games.qango.puzzle import PUZZLE_FORMAT
-from ..jsonio import (check_text_arg, expect_format, identify, looks_like_json, parse_json_text, read_text_file,
+from .puzzle import PUZZLE_FORMAT
+from ...jsonio import (check_text_arg, expect_format, identify, looks_like_json, parse_json_text, read_text_file,
                       short, tagged, validate)
-from .ids import Instance, ParsedId, format_params, looks_like_id, make_descriptive, make_seed, resolve
+from ...generators.ids import Instance, ParsedId, format_params, looks_like_id, make_descriptive, make_seed, resolve
 
 PUZZLE_COLOURS = ("red", "orange", "yellow", "blue", "green")
 
@@ -77,7 +77,7 @@ class Puzzle:
 
     def svg(self) -> str:
         """The printable puzzle: board with row/column labels, legend, goal and ID."""
-        from ..games.qango.svg import board_svg
+        from .svg import board_svg
 
         me, other = self.position.to_move, "O" if self.position.to_move == "X" else "X"
         title = f"{me} to move wins in {self.k}"
@@ -88,7 +88,7 @@ class Puzzle:
 
     def answer_svg(self) -> str:
         """The answer page: the key move marked 1 on the board, and in words."""
-        from ..games.qango.svg import board_svg
+        from .svg import board_svg
 
         r, c = self.board.rc(self.key_move)
         me = self.position.to_move
@@ -330,7 +330,7 @@ CHECK_NODES = 50_000_000  # node budget for checking a descriptive puzzle ID (a 
 
 def _puzzle_from_position(pos: Position, k: int, opening: str, parsed: ParsedId | None = None) -> Puzzle:
     """Check "the side to move wins in exactly k, with one winning first move" and build the puzzle."""
-    from ..solver.qango_solve import QangoSolver
+    from .solve import QangoSolver
 
     where = parsed.text if parsed is not None else "puzzle"
     if pos.is_over():
@@ -377,7 +377,7 @@ def puzzle_from_json(data, where: str = "puzzle file") -> Puzzle:
 
 def _seed_of(seed_id: str, puz: Puzzle) -> int | None:
     """The seed of a puzzle file's seed_id when it regenerates this very puzzle's ID (not rerun here)."""
-    from .ids import split_id
+    from ...generators.ids import split_id
 
     try:
         p = split_id(seed_id)
@@ -435,7 +435,7 @@ def read_position_source(spec: str, board: Board | None = None) -> tuple[Positio
 
 def _refuse_other_game(text: str, expected: str) -> None:
     """Refuse another game's ID by its prefix, before any generator runs."""
-    from .ids import split_id
+    from ...generators.ids import split_id
 
     game = split_id(text).game
     if game != "qango":
@@ -478,7 +478,7 @@ def generate_puzzle(board="6", k: int = 3, seed: int = 0, opening: str = "standa
                     node_limit: int = 400_000, solver=None, allowed=None, deadline=None) -> Puzzle:
     """A verified "side to move wins in k moves" puzzle (k >= 2), deterministic for a seed.
     ``deadline`` (limits.Deadline) raises LimitReached between tries once spent."""
-    from ..solver.qango_solve import QangoSolver
+    from .solve import QangoSolver
 
     if isinstance(k, bool) or not isinstance(k, int) or k < 2 or k > 8:
         raise SolverError("k must be between 2 and 8 moves")
@@ -514,7 +514,7 @@ def generate_puzzle(board="6", k: int = 3, seed: int = 0, opening: str = "standa
 
 def verify_puzzle(puz: Puzzle) -> bool:
     """Re-check a puzzle with a fresh solver: exact win in k and a unique winning first move."""
-    from ..solver.qango_solve import QangoSolver
+    from .solve import QangoSolver
 
     s = QangoSolver(puz.board, puz.position.allowed_first, tt_bits=18)
     res = s.solve(puz.position)
@@ -531,7 +531,7 @@ def _triple_shapes(board_cells: set[int], w: int) -> dict[int, list[tuple[int, i
     """All 8-connected triples of board cells, indexed by their smallest cell."""
     from itertools import combinations
 
-    from ..games.qango.board import triple_connected
+    from .board import triple_connected
 
     out: dict[int, list] = {}
     cells = sorted(board_cells)
@@ -556,7 +556,7 @@ def _random_partition(cells: set[int], shapes, rng: random.Random, width: int):
     The options are shuffled (compact triples, with orthogonal links like the published boards,
     tend to come first), so the engine's first solution is a random one for the seed.
     """
-    from ..solver.exact_cover import ExactCover, first_solution
+    from ...solver.exact_cover import ExactCover, first_solution
 
     options = [t for ts in shapes.values() for t in ts]
     options.sort(key=lambda t: _diagonal_links(t, width) + 1.5 * rng.random())
@@ -649,7 +649,7 @@ def generate_board(width: int = 6, height: int = 6, seed: int = 0, off_board=(),
 
 def score_board(board: Board, time_limit: float = 10.0) -> dict:
     """Solve the empty position of a board: value for the first player, plies, nodes, seconds."""
-    from ..solver.qango_solve import QangoSolver
+    from .solve import QangoSolver
 
     res = QangoSolver(board, None).solve(Position(board), time_limit=time_limit)
     return {"value": res.value, "plies": res.plies, "nodes": res.nodes, "seconds": round(res.seconds, 3),

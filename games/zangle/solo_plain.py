@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import time
 
-from ..games.zangle.moves import plain_zangles
-from ..games.zangle.solo_deal import SoloDeal
+from .moves import plain_zangles
+from .solo_deal import SoloDeal
 
 MIDDLE = 3
 K_ZANGLE, K_FILL, K_SKIP, K_DISCARD = 0, 1, 2, 3
@@ -34,8 +34,8 @@ class PlainDeal:
     sequence first (middle, then draw pile), then the piles bottom to top."""
 
     def __init__(self, deal: SoloDeal):
-        from ..errors import SolverError
-        from ..games.zangle.moves import card_sids, deck_table
+        from ...errors import SolverError
+        from .moves import card_sids, deck_table
 
         self.deal = deal
         table = self.table = deck_table(deal.deck)

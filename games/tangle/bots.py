@@ -15,9 +15,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..errors import BotError, SolverError
-from ..games.tangle.engine import PASS, TangleGame, TangleState
-from .tangle_search import _opponent_threats, best_turn
+from ...errors import BotError, SolverError
+from .engine import PASS, TangleGame, TangleState
+from .search import _opponent_threats, best_turn
 
 BOTS = ("random", "greedy", "builder", "lookahead")
 

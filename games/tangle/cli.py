@@ -11,9 +11,9 @@ from typing import List, Optional
 
 import typer
 
-from .cli_common import parse_options, print_json, progress, write_text
-from .errors import TanglekitError
-from .jsonio import short
+from ...cli_common import parse_options, print_json, progress, write_text
+from ...errors import TanglekitError
+from ...jsonio import short
 
 app = typer.Typer(
     help="Tangle: hex board, pieces on tile sides, capture chains, bots and puzzles.",
@@ -32,7 +32,7 @@ OPTION_HELP = "Rule option NAME=VALUE (repeatable), e.g. connection=tile, partne
 
 
 def _game(board: str, pieces: str, players: int, options: Optional[List[str]]):
-    from .games.tangle import TangleGame, TangleOptions, load_board, load_pieces
+    from . import TangleGame, TangleOptions, load_board, load_pieces
 
     return TangleGame(load_board(board), load_pieces(pieces), TangleOptions.from_dict(parse_options(options)), players)
 
@@ -47,13 +47,13 @@ def board_show(
     """Print the board rows, tile counts and pieces. Example: tanglekit tangle board show --svg board.svg."""
     from collections import Counter
 
-    from .games.tangle import TangleGame, load_board, load_pieces
+    from . import TangleGame, load_board, load_pieces
 
     b = load_board(board)
     ps = load_pieces(pieces)
     g = TangleGame(b, ps, players=2)
     if svg is not None:
-        from .games.tangle.svg import svg_position
+        from .svg import svg_position
 
         write_text(svg, svg_position(g, title=f"Tangle board {b.name}"))
     kinds = Counter(b.kinds)
@@ -78,7 +78,7 @@ def board_show(
 
 
 def _seed(seed: int, name: str = "--seed") -> int:
-    from .limits import check_number
+    from ...limits import check_number
 
     return check_number(name, seed, maximum=2**63 - 1, integer=True)
 
@@ -94,14 +94,14 @@ def best_turn_cmd(
 ) -> None:
     """Best capture chain for the player to move. Example: tanglekit tangle best-turn p.json --json."""
 
-    from .limits import Deadline, UsageError, check_count
+    from ...limits import Deadline, UsageError, check_count
 
     deadline = Deadline(time_limit)
     node_limit = check_count(node_limit, "--node-limit", minimum=0, maximum=10**8)
     if mode not in ("points", "safe"):
         raise UsageError(f"--mode must be points or safe, not {mode[:20]!r}")
-    from .generators.tangle import load_state_or_id
-    from .solver.tangle_search import best_turn
+    from .generate import load_state_or_id
+    from .search import best_turn
 
     s = load_state_or_id(state)
     if s.over:
@@ -114,7 +114,7 @@ def best_turn_cmd(
         typer.echo(f"warning: search stopped at its {r.reason} ({limit}); {what}", err=True)
     known = r.exact or mode == "points"
     if svg is not None:
-        from .games.tangle.svg import svg_position
+        from .svg import svg_position
 
         title = f"best turn: {r.points} points" if known else "best turn: unknown (search stopped)"
         write_text(svg, svg_position(s.game, s, highlight=r.placements, title=title))
@@ -152,15 +152,15 @@ def play(
     as_json: bool = typer.Option(False, "--json", help="Print the final state as JSON."),
 ) -> None:
     """Play a game (bots and/or humans). Example: tanglekit tangle play --bots lookahead,random --seed 3."""
-    from .games.tangle import PASS
-    from .limits import check_count
-    from .solver.tangle_bots import BOTS, make_bot
+    from . import PASS
+    from ...limits import check_count
+    from .bots import BOTS, make_bot
 
     seed = _seed(seed)
     check_count(players, "--players", minimum=2, maximum=4)
     moves = check_count(moves, "--moves", minimum=0, maximum=100_000, allow_none=True)
     if start is not None:
-        from .generators.tangle import load_state_or_id
+        from .generate import load_state_or_id
 
         s = load_state_or_id(start)
         g = s.game
@@ -180,9 +180,9 @@ def play(
         else:
             raise TanglekitError(f"unknown player kind {short(n)}: expected human or one of {', '.join(BOTS)}")
     if any(b is None for b in seats):  # people at the table: the common terminal play
-        from .cli_play import run_session
-        from .generators.play import PlaySession, Start
-        from .games.tangle.plugin import api_state as tangle_api_state
+        from ...cli_play import run_session
+        from ...generators.play import PlaySession, Start
+        from .plugin import api_state as tangle_api_state
 
         st = tangle_api_state(s)
         sess = PlaySession(Start("tangle", st), names, seed, bots=[
@@ -194,7 +194,7 @@ def play(
 
             write_text(save, json.dumps(s.to_json(), indent=1), "state")
         if svg is not None:
-            from .games.tangle.svg import svg_position
+            from .svg import svg_position
 
             write_text(svg, svg_position(g, s, title=s.summary()))
         return
@@ -213,7 +213,7 @@ def play(
 
         write_text(save, json.dumps(s.to_json(), indent=1), "state")
     if svg is not None:
-        from .games.tangle.svg import svg_position
+        from .svg import svg_position
 
         write_text(svg, svg_position(g, s, title=s.summary()))
     if as_json:
@@ -230,7 +230,7 @@ def play(
 
 def _api_bot(b):
     """A Tangle engine bot as a bot of the common protocol."""
-    from .solver.bots import EngineBot
+    from ...solver.bots import EngineBot
 
     return EngineBot(b.name, lambda st: st.action_of(b.choose(st.engine)))
 
@@ -245,8 +245,8 @@ def match(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Two-player bot match. Example: tanglekit tangle match lookahead greedy --games 200."""
-    from .limits import check_count
-    from .solver.tangle_bots import make_bot, run_match
+    from ...limits import check_count
+    from .bots import make_bot, run_match
 
     games = check_count(games, "--games", minimum=1, maximum=100_000)
     opening = check_count(opening, "--opening", minimum=0, maximum=40)
@@ -283,8 +283,8 @@ def puzzle_generate(
     """Generate verified puzzles. Example: tanglekit tangle puzzle generate --seed 4 --svg p.svg."""
     import json
 
-    from .generators.tangle import generate_puzzle, puzzle_answer_svg, puzzle_svg
-    from .limits import check_count
+    from .generate import generate_puzzle, puzzle_answer_svg, puzzle_svg
+    from ...limits import check_count
 
     seed = _seed(seed)
     count = check_count(count, "--count", minimum=1, maximum=1000)
@@ -307,7 +307,7 @@ def puzzle_generate(
         if solution_svg is not None:
             write_text(solution_svg, puzzle_answer_svg(g, found[0]))
     if booklet is not None:
-        from .generators.booklet import BookletPage, booklet_html
+        from ...generators.booklet import BookletPage, booklet_html
 
         pages = [BookletPage(p["question"], puzzle_svg(g, p), puzzle_answer_svg(g, p)) for p in found]
         write_text(booklet, booklet_html("Tangle puzzles", pages, "Find the turn that scores the most points."),
@@ -328,10 +328,10 @@ def puzzle_check(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Re-verify a puzzle with the solver. Example: tanglekit tangle puzzle check p.json."""
-    from .games.tangle.formats import PUZZLE
-    from .generators.ids import looks_like_id, resolve
-    from .generators.tangle import verify_puzzle
-    from .jsonio import check_text_arg, load_json_source
+    from .formats import PUZZLE
+    from ...generators.ids import looks_like_id, resolve
+    from .generate import verify_puzzle
+    from ...jsonio import check_text_arg, load_json_source
 
     check_text_arg(puzzle, "puzzle")
     if "\n" in puzzle or "\r" in puzzle:
@@ -364,6 +364,6 @@ def puzzle_check(
 
 
 if __name__ == "__main__":
-    from .cli_common import run_app
+    from ...cli_common import run_app
 
     run_app(app)

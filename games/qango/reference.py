@@ -6,8 +6,8 @@ tests can compare the numba solver with it on random near-end positions.
 
 from __future__ import annotations
 
-from ..errors import SolverError
-from ..games.qango.position import Position
+from ...errors import SolverError
+from .position import Position
 
 
 def reference_solve(pos: Position, max_empty: int = 12) -> tuple[str, int]:

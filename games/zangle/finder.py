@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from ..games.zangle import moves as _moves
-from ..games.zangle.moves import (  # noqa: F401  (re-exported)
+from . import moves as _moves
+from .moves import (  # noqa: F401  (re-exported)
     ENGINES,
     MAX_CARDS,
     PLACE_RANK,
@@ -29,13 +29,13 @@ from ..games.zangle.moves import (  # noqa: F401  (re-exported)
     tile_shape,
     tiling_table,
 )
-from ..games.zangle.svg import zangle_svg  # noqa: F401  (re-exported)
-from ..shapes.polyform import Polyform
+from .svg import zangle_svg  # noqa: F401  (re-exported)
+from ...shapes.polyform import Polyform
 
 
 def exact_cover_exists(target: Polyform, pieces: Sequence[Polyform]) -> bool:
     """Whether ``pieces`` tile ``target``, decided by the exact-cover engine (solver.tiling)."""
-    from .tiling import solve_tiling
+    from ...solver.tiling import solve_tiling
 
     return bool(solve_tiling(target, list(pieces), each="exactly", mirror=True, query="first").solutions)
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from ..errors import RuleError
-from ..limits import LimitReached, as_deadline, check_count
-from ..games.tanglung.cards import ROOSTER, CardSet, default_card_set
-from ..games.tanglung.layout import Layout, rc
-from ..games.tanglung.moves import destinations
-from ..games.tanglung.rules import TanglungOptions
-from ..games.tanglung.solo import FULL, apply_solo_move, initial_lit
+from ...errors import RuleError
+from ...limits import LimitReached, as_deadline, check_count
+from .cards import ROOSTER, CardSet, default_card_set
+from .layout import Layout, rc
+from .moves import destinations
+from .rules import TanglungOptions
+from .solo import FULL, apply_solo_move, initial_lit
 
 
 @dataclass

@@ -10,9 +10,9 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Sequence
 
-from ..shapes.placements import placements
-from ..shapes.polyform import Polyform
-from .zangle_finder import CardRef, _shape_of
+from ...shapes.placements import placements
+from ...shapes.polyform import Polyform
+from .finder import CardRef, _shape_of
 
 
 def _placement_masks(piece: Polyform, target: Polyform, memo: dict | None) -> list[int]:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import SolverError
-from ..games.qango.position import Position, popcount
-from ..games.qango.proof import canonical, forced_move, holds, out_of_time, table_key
-from .qango_solve import QangoSolver, shortest_win
+from ...errors import SolverError
+from .position import Position, popcount
+from .proof import canonical, forced_move, holds, out_of_time, table_key
+from .solve import QangoSolver, shortest_win
 
 
 class _Frames:
@@ -280,7 +280,7 @@ def make_hold_proof(pos: Position, side: str, solver: QangoSolver | None = None,
     does not decide within ``time_limit``."""
     import time
 
-    from .qango_solve import _Timeout
+    from .solve import _Timeout
 
     solver = solver or QangoSolver(pos.board, pos.allowed_first)
     solver.stats[:] = 0

@@ -17,11 +17,11 @@ from math import factorial
 
 import numpy as np
 
-from ..errors import SolverError
-from ..games.tanglung.cards import ROOSTER, CardSet, default_card_set
-from ..games.tanglung.layout import DIAGONAL_SYMMETRIES, N_CELLS, lantern_kinds, unrank_standard_layout
-from ..games.tanglung.moves import destinations
-from ..games.tanglung.rules import TanglungOptions
+from ...errors import SolverError
+from .cards import ROOSTER, CardSet, default_card_set
+from .layout import DIAGONAL_SYMMETRIES, N_CELLS, lantern_kinds, unrank_standard_layout
+from .moves import destinations
+from .rules import TanglungOptions
 
 #: rule options the batch path honours (the move table and the start lighting cover them) or
 #: that do not touch solo play; any other option with a non-default value makes
@@ -84,8 +84,8 @@ def _dp_workspace():
     """The DPWork bundle of count_no_revisit, reused across chunks."""
     global _DP
     if _DP is None:
-        from ..kernelargs import kernel_bundle
-        from ._tanglung_kernels import DPWork
+        from ...kernelargs import kernel_bundle
+        from .kernels import DPWork
 
         _DP = kernel_bundle(DPWork, shapes={"cnt": 1 << 20, "flag": 1 << 16, "cov": 1 << 16})
     return _DP
@@ -96,9 +96,9 @@ def solve_ranks(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Batch-solve standard layouts by rank: (keep, moves, tours) arrays, one entry per rank;
     keep = 1 for canonical layouts (the only ones solved), moves = -1 when unsolvable."""
-    from ..kernelargs import kernel_bundle
-    from ._tanglung_kernels import OUT_OF_SPACE, CensusChunk, CensusOut, census_batch
-    from .tanglung_solo import _workspace
+    from ...kernelargs import kernel_bundle
+    from .kernels import OUT_OF_SPACE, CensusChunk, CensusOut, census_batch
+    from .solo_search import _workspace
 
     options = options or TanglungOptions()
     card_set = card_set or default_card_set()
@@ -130,10 +130,10 @@ def solve_ranks(
 def census_summary(
     key, ranks, options: TanglungOptions | None = None, card_set: CardSet | None = None
 ) -> dict:
-    """The per-chunk census summary (same dict as generators.tanglung.census_chunk) from the
+    """The per-chunk census summary (same dict as games.tanglung.generate.census_chunk) from the
     batch kernel; example layouts are the first in the given rank order."""
-    from ._tanglung_kernels import census_accumulate
-    from .tanglung_solo import FMAX as MOVES_HIST  # the search keeps fewest moves below FMAX
+    from .kernels import census_accumulate
+    from .solo_search import FMAX as MOVES_HIST  # the search keeps fewest moves below FMAX
 
     options = options or TanglungOptions()
     card_set = card_set or default_card_set()

@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import time
 
-from ..games.qango.board import Board
-from ..games.qango.position import Position
-from ..games.qango.proof import canonical, forced_move, load_proof, table_key
-from .qango_table import ROWS, proof_path
+from .board import Board
+from .position import Position
+from .proof import canonical, forced_move, load_proof, table_key
+from .table import ROWS, proof_path
 
 _CACHE: dict = {}
 
 
 def _proof_names(board: Board, allowed) -> list[str]:
     """Certificates of the table row with this board and opening (checked again after loading)."""
-    from ..games.qango.board import load_board
+    from .board import load_board
 
     out = []
     for row in ROWS:

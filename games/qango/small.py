@@ -21,9 +21,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ..errors import SolverError
-from ..games.qango.board import Board
-from ..games.qango.position import Position
+from ...errors import SolverError
+from .board import Board
+from .position import Position
 
 NO_WIN = 127  # the table's "no win proven yet"
 MAX_LEVELS = 160

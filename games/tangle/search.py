@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import SolverError
-from ..games.tangle.engine import PASS, TangleState
+from ...errors import SolverError
+from .engine import PASS, TangleState
 
 MODES = ("points", "safe")
 _NEG = (-1, -1)
@@ -285,7 +285,7 @@ def _pass_safe(s: TangleState) -> bool:
 
 
 def _tile_cover(shape) -> list[int]:
-    from ..shapes.hexsides import side_tiles
+    from ...shapes.hexsides import side_tiles
 
     count: dict = {}
     for c in shape.cells:

@@ -21,7 +21,7 @@ search (``_zangle_moves``), so lines and counts do not change.
 
 Kernels take ``typing.NamedTuple`` bundles (``SoloArgs``, ``SoloSearch``) made by
 ``tanglekit.kernelargs.kernel_bundle``; flag and counter indices are the ``F_*`` / ``ST_*``
-constants below, used by the packer (``solver/zangle_solo.py``) and the kernels alike.
+constants below, used by the packer (``games/zangle/solo_search.py``) and the kernels alike.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, objmode
 
-from ..games.zangle._kernel import ZOut, ZScratch, _lookup, _search_in
+from ._kernel import ZOut, ZScratch, _lookup, _search_in
 
 MIDDLE = 3
 K_ZANGLE, K_FILL, K_SKIP, K_DISCARD = 0, 1, 2, 3
@@ -886,7 +886,7 @@ def solve_kernel(deal, table, search):
 
 @njit(cache=True)
 def _name_line(deal, table, line_k, line_v, n_line, names):
-    """Name a line's moves as the engine does (``solver.zangle_solo._zangle_action``), replaying
+    """Name a line's moves as the engine does (``games.zangle.solo_search._zangle_action``), replaying
     it from the deal's start, into ``names``: per Zangle the target, the number of pieces, the
     pieces, the number of Z cards and the Z cards (card numbers; each group in table order: the
     middle by card number, then the pile tops by pile); per fill its source and destination

@@ -12,8 +12,8 @@ from typing import List, Optional
 
 import typer
 
-from .cli_common import parse_options, print_json, progress, write_text
-from .errors import FormatError, TanglekitError
+from ...cli_common import parse_options, print_json, progress, write_text
+from ...errors import FormatError, TanglekitError
 
 app = typer.Typer(
     help="Tanglung: solo tours (fewest moves, tour counts), graded challenges, census, two-player play.",
@@ -30,7 +30,7 @@ _CARDS_HELP = "Card set: JSON file, inline counts like C2R3B3F3H3D2, or tanglung
 
 def _options(pairs, base: dict | None = None):
     """Rule options: those of an ID or file (``base``), then --option pairs over them."""
-    from .games.tanglung.rules import TanglungOptions
+    from .rules import TanglungOptions
 
     merged = dict(base or {})
     for k, v in parse_options(pairs).items():
@@ -50,20 +50,20 @@ def _load_layout(spec: str, pairs, cards: Optional[str] = None):
     apply unless --option / --cards override them; ``start`` is the file's or ID's start Rooster."""
     import re
 
-    from .games.tanglung.cards import load_card_set
-    from .games.tanglung.layout import Layout
-    from .jsonio import check_text_arg, looks_like_json, parse_json_text, read_text_file
+    from .cards import load_card_set
+    from .layout import Layout
+    from ...jsonio import check_text_arg, looks_like_json, parse_json_text, read_text_file
 
     text = check_text_arg(spec, "layout").strip()
     chosen = load_card_set(cards) if cards is not None else None
     if re.match(_LAYOUT_RE, text) or "\n" in text or "\r" in text:  # no file name has a line break
         return Layout.parse(text), _options(pairs), chosen, None
-    from .generators.ids import looks_like_id, resolve
+    from ...generators.ids import looks_like_id, resolve
 
     if looks_like_id(text) or text.lower().startswith("tanglung:"):
         ch = resolve(text, expect="tanglung-challenge").value
     else:
-        from .games.tanglung.formats import challenge_from_document
+        from .formats import challenge_from_document
 
         p = Path(text[1:] if text.startswith("@") else text)
         raw = read_text_file(p, "layout or challenge file")
@@ -93,8 +93,8 @@ def _parse_cell(text: Optional[str], what: str = "--start"):
 
 def _layout_id(layout, opts, card_set) -> str:
     """The descriptive ID of a layout with its options and card set (no grade)."""
-    from .games.tanglung.ids import PREFIX, id_params
-    from .generators.ids import format_params, make_descriptive
+    from .ids import PREFIX, id_params
+    from ...generators.ids import format_params, make_descriptive
 
     flags, values = id_params(None, opts, card_set)
     return make_descriptive(PREFIX, format_params(*flags, **values), str(layout))
@@ -123,13 +123,13 @@ def solo_solve(
     """Fewest moves, one optimal tour and the number of optimal tours.
     Example: tanglekit tanglung solo solve CRBF/HDFR/BHFB/RHDC --json"""
     if batch is not None:
-        from .cli_batch import run_batch
+        from ...cli_batch import run_batch
 
         return run_batch(batch, solo_solve, dict(locals()), "layout", refuse=("svg",), bulk=_solve_bulk)
     if layout is None:
         raise typer.BadParameter("give a layout, an ID or a file (or --batch FILE)", param_hint="LAYOUT")
-    from .limits import Deadline
-    from .solver.tanglung_solo import solve_solo
+    from ...limits import Deadline
+    from .solo_search import solve_solo
 
     deadline = Deadline(time_limit)
     if method not in ("astar", "astar-deadend", "bfs"):
@@ -147,7 +147,7 @@ def solo_solve(
         return
     sol = solve_solo(lay, cell, opts, card_set, method=method)
     if svg is not None:
-        from .games.tanglung.render import svg_grid
+        from .render import svg_grid
 
         title = f"{lay}: {sol.moves} moves" if sol.solvable else f"{lay}: no tour"
         write_text(svg, svg_grid(lay, path=sol.path or None, title=title))
@@ -167,7 +167,7 @@ def solo_solve(
 
 def _solve_bulk(kw: dict, lines: list) -> dict:
     """``solo solve --batch``: the lines holding bare layout letters, solved in one kernel call
-    (solver.tanglung_solo.solve_solo_many) with the answer ``--json`` prints for each alone;
+    (games.tanglung.solo_search.solve_solo_many) with the answer ``--json`` prints for each alone;
     every other line (IDs, files, JSON objects, bad layouts) is left to the per-line command.
     ``seconds`` is each layout's share of the kernel call."""
     import re
@@ -175,7 +175,7 @@ def _solve_bulk(kw: dict, lines: list) -> dict:
 
     if kw.get("time_limit") is not None or kw.get("method") not in ("astar", "astar-deadend", "bfs"):
         return {}
-    from .games.tanglung.layout import Layout
+    from .layout import Layout
 
     todo = []
     for n, text in lines:
@@ -186,10 +186,10 @@ def _solve_bulk(kw: dict, lines: list) -> dict:
                 pass  # the per-line path reports it
     if not todo:
         return {}
-    from .games.tanglung.cards import load_card_set
-    from .games.tanglung.ids import PREFIX, id_params
-    from .generators.ids import format_params, make_descriptive
-    from .solver.tanglung_solo import solve_solo_many
+    from .cards import load_card_set
+    from .ids import PREFIX, id_params
+    from ...generators.ids import format_params, make_descriptive
+    from .solo_search import solve_solo_many
 
     opts = _options(kw.get("option"))
     card_set = load_card_set(kw["cards"]) if kw.get("cards") is not None else None
@@ -220,8 +220,8 @@ def solo_tour(
     as_json: bool = typer.Option(False, "--json", help="Print {exists, path, line, complete}."),
 ) -> None:
     """Find a no-revisit tour (never moves onto a lit card). Example: tanglekit tanglung solo tour CRBF/HDFR/BHFB/RHDC --method cpsat"""
-    from .limits import Deadline
-    from .solver.tanglung_solo import no_revisit_tour
+    from ...limits import Deadline
+    from .solo_search import no_revisit_tour
 
     deadline = Deadline(time_limit)
     if method not in ("kernel", "cpsat", "dfs"):
@@ -231,7 +231,7 @@ def solo_tour(
     if deadline.expired():
         path, complete = None, False
     else:
-        from .errors import SolverError
+        from ...errors import SolverError
 
         try:
             path = no_revisit_tour(lay, cell, opts, card_set, method=method, time_limit=deadline.remaining())
@@ -267,9 +267,9 @@ def solo_coop(
 ) -> None:
     """Cooperative mode: fewest total moves for two alternating matchboxes.
     Example: tanglekit tanglung solo coop CRBF/HDFR/BHFB/RHDC --option literal_blocking=1"""
-    from .games.tanglung.layout import idx
-    from .limits import Deadline, check_count
-    from .solver.tanglung_coop import solve_coop
+    from .layout import idx
+    from ...limits import Deadline, check_count
+    from .coop import solve_coop
 
     deadline = Deadline(time_limit)
     max_states = check_count(max_states, "--max-states", minimum=0, maximum=10**9)
@@ -318,9 +318,9 @@ def solo_generate(
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds for the whole run (0 = stop at once: no challenge, complete false)."),
 ) -> None:
     """Graded, verified solo challenges. Example: tanglekit tanglung solo generate --count 3 --difficulty hard --seed 7"""
-    from .games.tanglung.cards import load_card_set
-    from .generators.tanglung import GRADES, generate_challenge
-    from .limits import Deadline, LimitReached, check_count, check_number
+    from .cards import load_card_set
+    from .generate import GRADES, generate_challenge
+    from ...limits import Deadline, LimitReached, check_count, check_number
 
     deadline = Deadline(time_limit)
     count = check_count(count, "--count", maximum=1000)
@@ -362,7 +362,7 @@ def solo_generate(
             write_text(svg / f"{stem}.svg", ch.svg())
             write_text(svg / f"{stem}-solution.svg", ch.answer_svg())
     if booklet is not None:
-        from .generators.booklet import BookletPage, booklet_html
+        from ...generators.booklet import BookletPage, booklet_html
 
         pages = [BookletPage(f"{ch.difficulty}, {ch.moves} moves", ch.svg(), ch.answer_svg()) for ch in chs]
         write_text(booklet, booklet_html("Tanglung solo challenges", pages,
@@ -394,9 +394,9 @@ def census_cmd(
     Example: tanglekit tanglung census --sample 200 --workers 2"""
     from contextlib import ExitStack
 
-    from .games.tanglung.cards import load_card_set
-    from .generators.tanglung import MAX_SAMPLE, census
-    from .limits import Deadline, check_count, check_number
+    from .cards import load_card_set
+    from .generate import MAX_SAMPLE, census
+    from ...limits import Deadline, check_count, check_number
 
     deadline = Deadline(time_limit)
     if sample is not None:
@@ -450,8 +450,8 @@ def play_cmd(
 ) -> None:
     """Two-player game: you against a bot in the terminal, or bot against bot.
     Example: tanglekit tanglung play --bot greedy --bot random --games 20"""
-    from .limits import check_count, check_number
-    from .solver.tanglung_duel import bot_match, make_bot, play_game
+    from ...limits import check_count, check_number
+    from .duel_search import bot_match, make_bot, play_game
 
     games = check_count(games, "--games", maximum=100_000)
     seed = check_number("--seed", seed, minimum=0, maximum=2**31 - 1, integer=True, allow_none=False)
@@ -481,9 +481,9 @@ def play_cmd(
             typer.echo(f"{names[0]} {res['wins'][0]} - {res['wins'][1]} {names[1]} (draws {res['draws']})")
         return
     # you against a bot: the common terminal play (`tanglekit play tanglung-duel --bots human,BOT`)
-    from .cli_play import run_session
-    from .games import load_game
-    from .generators.play import PlaySession, Start
+    from ...cli_play import run_session
+    from .. import load_game
+    from ...generators.play import PlaySession, Start
 
     game = load_game("tanglung-duel", **opts.to_json(), first_starter=first - 1)
     start = Start("tanglung-duel", game.new_initial_state(seed=seed))
@@ -502,11 +502,11 @@ def analyze_cmd(
 ) -> None:
     """Perfect-information analysis of a revealed two-player position: value and best action.
     Example: tanglekit tanglung analyze state.json --depth 6"""
-    from .games.tanglung.duel import Match, describe_action
-    from .games.tanglung.formats import STATE_FORMAT
-    from .jsonio import expect_format, load_json_source, validate
-    from .limits import Deadline, check_count
-    from .solver.tanglung_duel import solve_position
+    from .duel import Match, describe_action
+    from .formats import STATE_FORMAT
+    from ...jsonio import expect_format, load_json_source, validate
+    from ...limits import Deadline, check_count
+    from .duel_search import solve_position
 
     deadline = Deadline(time_limit)
     depth = check_count(depth, "--depth", minimum=0, maximum=64)
@@ -514,7 +514,7 @@ def analyze_cmd(
     data, where = load_json_source(state, STATE_FORMAT.title)
     expect_format(data, STATE_FORMAT, where)
     validate(data, STATE_FORMAT.schema(), where)
-    from .games.tanglung.cards import load_card_set
+    from .cards import load_card_set
 
     card_set = load_card_set(cards)
     try:
@@ -526,7 +526,7 @@ def analyze_cmd(
         raise FormatError(f"{where}: the match is already over (winner: player {m.winner})")
     r = solve_position(m, max_depth=depth, node_limit=node_limit, deadline=deadline)
     if svg is not None:
-        from .games.tanglung.render import svg_grid
+        from .render import svg_grid
 
         write_text(svg, svg_grid(m.layout, lit=m.lit, boxes=list(m.boxes), fan=m.fan,
                                  title=f"player {m.to_move + 1} to move"))
@@ -548,6 +548,6 @@ def analyze_cmd(
 
 
 if __name__ == "__main__":
-    from .cli_common import run_app
+    from ...cli_common import run_app
 
     run_app(app)

@@ -14,9 +14,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..games.zinga.bots import greedy_pick
-from ..games.zinga.rules import COLOURS, LINE_MASKS, LINES, N_NUMBERS, WHITE
-from ..games.zinga.sheet import Sheet
+from .bots import greedy_pick
+from .rules import COLOURS, LINE_MASKS, LINES, N_NUMBERS, WHITE
+from .sheet import Sheet
 
 N_ROLLS = 6 ** 6
 

@@ -15,15 +15,15 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..games.zinga.bots import (
+from .bots import (
     GOLDEN, LINE_WEIGHTS, MIX1, MIX2, PROF_BASE, PROF_FORGET, PROF_MISTAKE, PROF_SPEED, PROF_USE_PLUS,
     PROF_VISION, get_bot,
 )
-from ..games.zinga.rules import (
+from .rules import (
     FLAG_ANNOUNCE_ANY_LINE, FLAG_LAST_STANDING_WINS, FLAG_MAX_TURNS, FLAG_PLUS_NEEDS_TABLE, FLAG_STOP_ANY_CALL,
     FLAG_TABLE_BY_ROLE, LINE_MASKS, ZingaOptions,
 )
-from ..kernelargs import kernel_bundle
+from ...kernelargs import kernel_bundle
 
 _GOLDEN = np.uint64(GOLDEN)
 _MIX1 = np.uint64(MIX1)
@@ -445,7 +445,7 @@ def simulate_games(sheets, profiles, n_games: int, seed: int = 0, options: Zinga
     options = options or ZingaOptions()
     profs = np.array([get_bot(p).row() for p in profiles], dtype=np.float64)
     if len(profs) != len(sheets):
-        from ..errors import RuleError
+        from ...errors import RuleError
 
         raise RuleError(f"{len(sheets)} sheets but {len(profs)} bot profiles")
     codes, coc, lm, cl = _tables(sheets)
@@ -461,7 +461,7 @@ def simulate_games(sheets, profiles, n_games: int, seed: int = 0, options: Zinga
 def simulate_games_plain(sheets, profiles, n_games: int, seed: int = 0, options: ZingaOptions | None = None,
                          g0: int = 0) -> SimResult:
     """The same games on the plain engine (reference for the kernel; slow)."""
-    from ..games.zinga.bots import game_stats, play_bot_game
+    from .bots import game_stats, play_bot_game
 
     w, t, st, ev = [], [], [], []
     for g in range(g0, g0 + n_games):
@@ -494,11 +494,11 @@ def sheet_win_rates(sheets, players: int, n_games: int, seed: int = 0, bot="casu
     first active player rotates with the game number too. Draws count as no win.
     """
     if engine not in ("numba", "plain"):
-        from ..errors import SolverError
+        from ...errors import SolverError
 
         raise SolverError(f"engine must be 'numba' or 'plain', not {engine!r}")
     if players < 2:
-        from ..errors import RuleError
+        from ...errors import RuleError
 
         raise RuleError("Zinga needs at least 2 players")
     run = simulate_games if engine == "numba" else simulate_games_plain

@@ -6,16 +6,16 @@ from __future__ import annotations
 import random
 import time
 
-from ..errors import BotError
-from ..games.qango.position import Position, completing_cells
+from ...errors import BotError
+from .position import Position, completing_cells
 
 BOT_NAMES = ("random", "search", "perfect")
 
 
 def _warm_kernels() -> None:
     """Load the solver kernels (numba's cache) with a tiny solve by each method."""
-    from ..games.qango import load_board
-    from .qango_solve import QangoSolver
+    from . import load_board
+    from .solve import QangoSolver
 
     board = load_board("6")
     pos = Position(board, x=0b11, o=0b11 << 20)  # X to move completes the triple {0, 1, 6}: decided at once
@@ -34,7 +34,7 @@ def make_bot(name: str, seed: int = 0, think: float = 2.0):
         _warm_kernels()  # loaded now, not inside the first move's second
 
     def solver_for(pos: Position):
-        from .qango_solve import QangoSolver
+        from .solve import QangoSolver
 
         key = (id(pos.board), None if pos.allowed_first is None else frozenset(pos.allowed_first))
         if key not in solvers:  # one solver per board and opening (the opening limits the first counter)
@@ -68,7 +68,7 @@ def make_bot(name: str, seed: int = 0, think: float = 2.0):
         """The move that puts off the opponent's win longest, as far as the time shows: an immediate
         win, else of the moves after which the opponent has no win within r plies, r = 1, 3, 5, ...
         (deepened while time is left and some move survives), the best by the pattern score."""
-        from .qango_solve import _Timeout
+        from .solve import _Timeout
 
         s = solver_for(pos)
         me, opp = pos.sides()
@@ -104,7 +104,7 @@ def make_bot(name: str, seed: int = 0, think: float = 2.0):
             return res.best_move
         # 2. a shipped certificate covering the position: a certified winning or holding move, or
         #    the reply that resists longest (tablebase)
-        from .qango_book import book_move
+        from .book import book_move
 
         hit = book_move(pos, deadline=time.perf_counter() + 0.3 * max(0.0, end - time.perf_counter()))
         if hit is not None:

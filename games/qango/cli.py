@@ -11,7 +11,7 @@ from typing import List, Optional
 
 import typer
 
-from .cli_common import parse_options, print_json, write_text
+from ...cli_common import parse_options, print_json, write_text
 
 app = typer.Typer(help="QANGO: solve positions, verify proofs, generate puzzles and boards, play.",
                   no_args_is_help=True)
@@ -26,8 +26,8 @@ OPENING_HELP = "Opening rule for the first counter (standard, castle, tournament
 
 def _board_rules(board: Optional[str], opening: Optional[str], option: Optional[List[str]]):
     """(board or None, opening or None, max_counters or None) from --board, --opening and --option."""
-    from .errors import RuleError
-    from .games.qango import QangoOptions
+    from ...errors import RuleError
+    from . import QangoOptions
 
     data = parse_options(option)
     opts = QangoOptions.from_dict(data)  # unknown option names are refused here
@@ -37,7 +37,7 @@ def _board_rules(board: Optional[str], opening: Optional[str], option: Optional[
         raise RuleError("max_counters must be between 1 and 63")
     b = None
     if board is not None:
-        from .generators.qango import load_board_spec
+        from .generate import load_board_spec
 
         b = load_board_spec(board)
     return b, opening, opts.max_counters
@@ -48,16 +48,16 @@ def _position(spec: str, board, opening: Optional[str], max_counters=None):
     (position, puzzle or None, opening name)."""
     from dataclasses import replace
 
-    from .games.qango.position import Position
-    from .generators.qango import read_position_source
+    from .position import Position
+    from .generate import read_position_source
 
     pos, puz, src_opening = read_position_source(spec, board)
     b = pos.board
     if board is not None and b is not board:
-        from .games.qango.position import _same_board
+        from .position import _same_board
 
         if not _same_board(replace(b, max_counters=board.max_counters), board):
-            from .errors import FormatError
+            from ...errors import FormatError
 
             raise FormatError(f"the position is on {b.title}, but --board gives {board.title}")
     if max_counters is not None:
@@ -72,7 +72,7 @@ def _position(spec: str, board, opening: Optional[str], max_counters=None):
 
 
 def _time_limit(value):
-    from .limits import check_time_limit
+    from ...limits import check_time_limit
 
     return check_time_limit(value)
 
@@ -97,12 +97,12 @@ def solve_cmd(
 ) -> None:
     """Solve a position exactly: value for the side to move, best move, plies to the end, nodes."""
     if batch is not None:
-        from .cli_batch import run_batch
+        from ...cli_batch import run_batch
 
         return run_batch(batch, solve_cmd, dict(locals()), "position", json_field="json_out", refuse=("proof",))
     if position is None:
         raise typer.BadParameter("give a position, 'empty', a puzzle ID or a file (or --batch FILE)", param_hint="POSITION")
-    from .limits import Deadline, UsageError
+    from ...limits import Deadline, UsageError
 
     deadline = Deadline(_time_limit(time_limit))
     if method not in ("auto", "id", "pns", "shortest"):
@@ -110,16 +110,16 @@ def solve_cmd(
     b0, opening, max_c = _board_rules(board, opening, option)
     pos, _, opening = _position(position, b0, opening, max_c)
     if deadline.seconds == 0 or deadline.expired():  # stop at once: nothing searched, value unknown
-        from .solver.qango_small import SolveResult
+        from .small import SolveResult
 
         res = SolveResult("unknown", None, None, 0, deadline.elapsed(), pos.board)
     else:
-        from .limits import check_workers
+        from ...limits import check_workers
 
         workers = check_workers(workers)
         res = _solve_small(pos, deadline, method) if proof is None else None
         if res is None:
-            from .solver.qango_solve import QangoSolver
+            from .solve import QangoSolver
 
             solver = QangoSolver(pos.board, pos.allowed_first)
             res = solver.solve(pos, time_limit=deadline.remaining(), method=method, workers=workers)
@@ -127,7 +127,7 @@ def solve_cmd(
         if res.value in ("win", "loss", "draw"):
             import json
 
-            from .solver.qango_cert import make_proof
+            from .cert import make_proof
 
             doc = make_proof(pos, res, solver, max_nodes=20_000_000)
             text = json.dumps(doc, separators=(",", ":"))
@@ -138,7 +138,7 @@ def solve_cmd(
                     with gzip.open(proof, "wt", encoding="utf-8") as fh:
                         fh.write(text)
                 except OSError as e:
-                    from .errors import FormatError
+                    from ...errors import FormatError
 
                     raise FormatError(f"cannot write proof {proof}: {e.strerror or e}") from None
             else:
@@ -156,20 +156,20 @@ def solve_cmd(
 
 
 def _solve_small(pos, deadline, method: str):
-    """The solve of a position near the end in plain Python (``solver/qango_small.py``: the
+    """The solve of a position near the end in plain Python (``games/qango/small.py``: the
     kernels' search and answers, without loading numba), or None for the kernels."""
-    from .engines import plain_budget, plain_first
+    from ...engines import plain_budget, plain_first
 
     if not plain_first():
         return None
-    from .solver.qango_small import SMALL_NODES, solve_small
+    from .small import SMALL_NODES, solve_small
 
     return solve_small(pos, deadline.remaining(), method, plain_budget(SMALL_NODES))
 
 
 def _solve_json(pos, res, opening: str) -> dict:
     """The solve result in the JSON vocabulary (docs/json.md), earlier keys kept."""
-    from .generators.qango import position_id
+    from .generate import position_id
 
     out = res.to_json()
     complete = res.value != "unknown"
@@ -190,7 +190,7 @@ def explore_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print the list of moves as JSON."),
 ) -> None:
     """Value of every legal move (winning moves first): an explorer of the game tree."""
-    from .solver.qango_solve import move_values
+    from .solve import move_values
 
     limit = _time_limit(time_limit)
     b0, opening, _ = _board_rules(board, opening, None)
@@ -211,7 +211,7 @@ def explore_cmd(
 
 def _read_proof(file: Path):
     """A proof document through the shared input layer (size, encoding, depth; .gz decompressed, bounded)."""
-    from .jsonio import MAX_BYTES, parse_json_text, read_bytes, read_json_file
+    from ...jsonio import MAX_BYTES, parse_json_text, read_bytes, read_json_file
 
     if file.suffix != ".gz":
         return read_json_file(file, "QANGO proof")
@@ -219,8 +219,8 @@ def _read_proof(file: Path):
     import io
     import zlib
 
-    from .errors import FormatError
-    from .jsonio import decode_text
+    from ...errors import FormatError
+    from ...jsonio import decode_text
 
     raw = read_bytes(file, "QANGO proof")
     try:
@@ -239,8 +239,8 @@ def verify_proof_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """Check a proof tree with plain rules code (independent of the solver); exit 1 if it fails."""
-    from .errors import FormatError
-    from .games.qango.proof import verify_proof
+    from ...errors import FormatError
+    from .proof import verify_proof
 
     doc = _read_proof(file)
     if not isinstance(doc, dict):
@@ -269,7 +269,7 @@ def table_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print the table as JSON."),
 ) -> None:
     """The solved values of the empty boards (every board and opening) with their certificate files."""
-    from .solver.qango_table import solved_table
+    from .table import solved_table
 
     rows = solved_table()
     if json_out:
@@ -295,8 +295,8 @@ def show_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print the position and board as JSON."),
 ) -> None:
     """Draw a position (terminal colours or SVG)."""
-    from .games.qango.svg import board_svg, board_terminal
-    from .generators.qango import position_id
+    from .svg import board_svg, board_terminal
+    from .generate import position_id
 
     b0, _, _ = _board_rules(board, None, None)
     pos, _, opening = _position(position, b0, None)
@@ -324,10 +324,10 @@ def puzzle_generate_cmd(
     """Generate 'side to move wins in k' puzzles with a unique winning first move."""
     import json
 
-    from .cli_common import progress
-    from .generators.ids import MAX_SEED
-    from .generators.qango import generate_puzzle, load_board_spec
-    from .limits import Deadline, LimitReached, check_count
+    from ...cli_common import progress
+    from ...generators.ids import MAX_SEED
+    from .generate import generate_puzzle, load_board_spec
+    from ...limits import Deadline, LimitReached, check_count
 
     deadline = Deadline(_time_limit(time_limit))
     k = check_count(k, "--k", minimum=2, maximum=8)
@@ -359,7 +359,7 @@ def puzzle_generate_cmd(
             path = out if count == 1 else out.with_name(f"{out.stem}-{i}{out.suffix}")
             write_text(path, json.dumps(puz.to_json(), indent=1) + "\n", "puzzle")
     if booklet:
-        from .generators.booklet import BookletPage, booklet_html
+        from ...generators.booklet import BookletPage, booklet_html
 
         pages = [BookletPage(f"{p.position.to_move} to move wins in {p.k} ({p.board.title}, "
                              f"{p.to_json()['difficulty']})", p.svg(), p.answer_svg()) for p in out_list]
@@ -381,8 +381,8 @@ def puzzle_solve_cmd(
     json_out: bool = typer.Option(False, "--json"),
 ) -> None:
     """Show a puzzle's key move."""
-    from .errors import FormatError
-    from .generators.qango import read_position_source
+    from ...errors import FormatError
+    from .generate import read_position_source
 
     _, puz, _ = read_position_source(puzzle_id)
     if puz is None:
@@ -400,8 +400,8 @@ def board_show_cmd(
     json_out: bool = typer.Option(False, "--json"),
 ) -> None:
     """Show a board: colours, triples, pattern counts, opening rules."""
-    from .games.qango.svg import board_svg, board_terminal
-    from .generators.qango import board_ids, load_board_spec
+    from .svg import board_svg, board_terminal
+    from .generate import board_ids, load_board_spec
 
     b = load_board_spec(board)
     if svg:
@@ -432,12 +432,12 @@ def board_generate_cmd(
     """Generate QANGO-like boards (connected colour triples) and score them by solving the empty board."""
     import json
 
-    from .games.qango.board import BOARD_FORMAT
-    from .games.qango.svg import board_svg
-    from .generators.ids import MAX_SEED
-    from .generators.qango import board_ids, generate_board, score_board
-    from .jsonio import tagged
-    from .limits import UsageError, check_count
+    from .board import BOARD_FORMAT
+    from .svg import board_svg
+    from ...generators.ids import MAX_SEED
+    from .generate import board_ids, generate_board, score_board
+    from ...jsonio import tagged
+    from ...limits import UsageError, check_count
 
     width = check_count(width, "--width", minimum=2, maximum=9)
     height = check_count(height, "--height", minimum=2, maximum=9)
@@ -487,10 +487,10 @@ def play_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print the move log as JSON at the end."),
 ) -> None:
     """Play in the terminal (the common play session): human vs bot, or bot vs bot with --bot2."""
-    from .solver.qango_bots import make_bot
-    from .generators.ids import MAX_SEED
-    from .generators.qango import load_board_spec
-    from .limits import check_count, check_number
+    from .bots import make_bot
+    from ...generators.ids import MAX_SEED
+    from .generate import load_board_spec
+    from ...limits import check_count, check_number
 
     seed = check_count(seed, "--seed", minimum=0, maximum=MAX_SEED - 1)
     think = check_number("--think", think, minimum=0.001, maximum=3600.0)
@@ -498,12 +498,12 @@ def play_cmd(
     b.opening_cells(opening)  # an unknown opening is refused before play starts
     if board.strip().lower().startswith(("qango:", "qango-board:")):
         board = b  # a board ID: the board itself goes into the rule options
-    from .cli_play import run_session
-    from .errors import TanglekitError
-    from .games import load_game
-    from .games.qango.api_bots import action_of, position_of
-    from .generators.play import PlaySession, Start
-    from .solver.bots import EngineBot
+    from ...cli_play import run_session
+    from ...errors import TanglekitError
+    from .. import load_game
+    from .api_bots import action_of, position_of
+    from ...generators.play import PlaySession, Start
+    from ...solver.bots import EngineBot
 
     def agent(strength: str, seed: int) -> EngineBot:
         f = make_bot(strength, seed, think)
@@ -522,6 +522,6 @@ def play_cmd(
 
 
 if __name__ == "__main__":
-    from .cli_common import run_app
+    from ...cli_common import run_app
 
     run_app(app)

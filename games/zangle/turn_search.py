@@ -4,7 +4,7 @@ replayed on a one-player turn-game engine; ``memo=False`` is the plain exhaustiv
 
 from __future__ import annotations
 
-from ..errors import SolverError
+from ...errors import SolverError
 
 
 def turn_go_out(state, player: int | None = None, max_states: int = 200_000, memo: bool = True) -> tuple:
@@ -16,8 +16,8 @@ def turn_go_out(state, player: int | None = None, max_states: int = 200_000, mem
     with the player's actions, (False, [], states), or (None, [], states) at the state limit.
     ``memo=False`` is the plain exhaustive reference.
     """
-    from ..games.zangle.engine import Action, zangle_actions
-    from ..games.zangle.turn import FACE_UP, MIDDLE
+    from .engine import Action, zangle_actions
+    from .turn import FACE_UP, MIDDLE
 
     p = state.current if player is None else int(player)
     deck, opts = state.deck, state.options
@@ -101,7 +101,7 @@ def turn_go_out(state, player: int | None = None, max_states: int = 200_000, mem
 def go_out_position(state, player: int):
     """A one-player, one-round ``TurnGame`` holding ``player``'s cards and the middle of ``state``
     (the go-out question as a game: nobody else takes a card)."""
-    from ..games.zangle.turn import TurnGame
+    from .turn import TurnGame
 
     pos = {"middle": [c.id for c in state.middle], "own": [c.id for c in state.own[player]],
            "own_pile": [c.id for c in state.own_pile[player]],
