@@ -18,8 +18,9 @@ def _eager_app():
     app.registered_commands = list(cli.app.registered_commands)
     app.registered_callback = cli.app.registered_callback
     app.add_typer(cli.shapes_app, name="shapes")
-    for name in cli._game_groups():
-        app.add_typer(importlib.import_module(f"tanglekit.cli_{name}").app, name=name)
+    for name, where in cli._game_groups().items():
+        module, attr = where.split(":")
+        app.add_typer(getattr(importlib.import_module(module), attr), name=name)
     return app
 
 
