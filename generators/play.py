@@ -175,8 +175,8 @@ def _qango_start(inst, spec: str, params: dict) -> Start:
     game = load_game("qango", **{"board": board, "opening": opening, **params})
     state = game.new_initial_state_from(puz.position)
     me = state.current_player()
-    return Start("qango", state, spec, (me,), "perfect", puz.k, "fewest moves",
-                 f"{puz.position.to_move} to move wins in {puz.k}", "moves")
+    return Start("qango", state, spec, (me,), "perfect", puz.k, "fewest counters",
+                 f"{puz.position.to_move} to move wins in {puz.win_text()}", "counters")
 
 
 def _qango_position_start(inst, spec: str, params: dict) -> Start:
@@ -196,12 +196,17 @@ def _tangle_start(inst, spec: str, params: dict) -> Start:
     native = out if not isinstance(out, dict) else state_from_json(out)
     state = tangle_api_state(native, params)
     if isinstance(out, dict):
-        points, question = out["points"], out.get("question", "")
+        from .tangle import puzzle_question
+
+        points = out["points"]
+        question = puzzle_question(native.to_move, points)
     else:  # the descriptive form holds the position only: the solver gives the best turn
         from ..solver.tangle_search import best_turn
 
         points = best_turn(native, "points").points
-        question = f"Player {native.to_move} to move: score {points} points this turn."
+        from .tangle import puzzle_question
+
+        question = puzzle_question(native.to_move, points)
     return Start("tangle", state, spec, (state.current_player(),), "strong", points,
                  "best chain", question, "points", one_turn=True)
 
@@ -452,7 +457,9 @@ class PlaySession:
         return n
 
     def result(self) -> str:
-        """The end: 'solved in N moves (optimum M)' for a solo challenge or puzzle, else returns."""
+        """The end in words: 'solved in N moves (optimum M)' for a solo challenge or puzzle, else
+        the winners, with the game's own sentence when it has one (Zinga: who won and why, who
+        is out and why); never the raw returns vector (that is in the JSON log)."""
         st = self.state
         ret = st.returns()
         s = self.start
@@ -468,12 +475,13 @@ class PlaySession:
             opt = f" ({s.optimum_note}: {s.optimum})" if s.optimum is not None else ""
             if won:
                 return f"solved in {n} {s.moves_counted}{opt}"
-            return f"not solved after {n} {s.moves_counted}: returns {ret}{opt}"
+            return f"not solved after {n} {s.moves_counted}{opt}"
         from ..solver.match import is_cooperative, winners_of
 
         w = winners_of(ret, is_cooperative(st.get_game()))
         verdict = "draw" if not w else "winner: " + ", ".join(f"player {p} ({self.seats[p]})" for p in w)
-        return f"game over: {verdict}; returns {ret}"
+        why = st.outcome_text() if hasattr(st, "outcome_text") else ""
+        return f"game over: {verdict}" + (f"; {why}" if why else "")
 
     def turn_points(self) -> int:
         """Points the puzzle's player scored since the start (Tangle turn puzzles)."""

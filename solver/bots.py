@@ -375,10 +375,14 @@ def _qango_hint(state) -> Hint | None:
         return None  # undecided in time: the strong bot's move
     a = native_action(state, res.best_move)
     if res.value == "win":
-        return Hint(a, f"wins in {(res.plies + 1) // 2} move{'s' if res.plies > 1 else ''} with best play")
+        from ..games.qango.position import plies_text
+
+        return Hint(a, f"wins in {plies_text(res.plies)} with best play")
     if res.value == "draw":
         return Hint(a, "no winning line from here; this move holds the draw")
-    return Hint(None, f"no winning line from here: the opponent wins in {res.plies // 2} moves with best play"
+    from ..games.qango.position import plies_text
+
+    return Hint(None, f"no winning line from here: the opponent wins in {plies_text(res.plies)} with best play"
                       f" ({state.action_to_string(a)} holds out longest)")
 
 

@@ -367,7 +367,7 @@ class TanglungDuelState(EngineState):
                 ch = view[i]
                 if ch not in (".", "?") and not m.lit >> i & 1:
                     ch = ch.lower()
-                mark = "1" if m.boxes[0] == i else "2" if m.boxes[1] == i else "*" if m.fan == i else " "
+                mark = "0" if m.boxes[0] == i else "1" if m.boxes[1] == i else "*" if m.fan == i else " "
                 row.append(f"{ch}{mark}")
             lines.append(" ".join(row))
         return "\n".join(lines)
