@@ -141,7 +141,7 @@ def test_qango_puzzle_solved_with_hints_against_the_perfect_bot(base):
         assert code == 200 and v["played"] == k
         moves = ".".join(map(str, v["moves"]))
     assert len(v["moves"]) == 3  # O, the perfect bot's X, O
-    assert v["solved"] and v["result"] == "solved in 2 moves (fewest moves: 2)"
+    assert v["solved"] and v["result"] == "solved in 2 counters (fewest counters: 2)"
     code, v = api(base, "move", id=pid, moves=moves, action="0")
     assert code == 400 and "over" in v["error"]
 

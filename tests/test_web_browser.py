@@ -260,4 +260,4 @@ def test_qango_puzzle_solved_by_clicking_the_hinted_cells(driver, base):
         hinted.click()
         if k == 1:
             _wait_log(driver, 2)
-    assert _wait_text(driver, "#result", "solved") == "solved in 2 moves (fewest moves: 2)"
+    assert _wait_text(driver, "#result", "solved") == "solved in 2 counters (fewest counters: 2)"
