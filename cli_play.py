@@ -141,7 +141,20 @@ def replay(
         print_json(out)
         return
     typer.echo(str(st))
-    typer.echo(f"{out['moves']} moves replayed, all legal; " + (f"game over, returns {out['returns']}" if over else "game not over"))
+    typer.echo(f"{out['moves']} moves replayed, all legal; " + (f"game over: {_verdict(st)}" if over else "game not over"))
+
+
+def _verdict(st) -> str:
+    """The end in words (players from 0), not the returns vector: winners, or the game's own
+    sentence (Zinga: who won and why, who is out and why)."""
+    if hasattr(st, "outcome_text"):
+        return st.outcome_text()
+    from .solver.match import is_cooperative, winners_of
+
+    w = winners_of(st.returns(), is_cooperative(st.get_game()))
+    if st.num_players() == 1 or is_cooperative(st.get_game()):
+        return "won" if w else "lost"
+    return "a draw" if not w else "winner: " + ", ".join(f"player {p}" for p in w)
 
 
 def bots_cmd(

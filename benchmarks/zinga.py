@@ -53,7 +53,7 @@ def table(r: dict) -> str:
         "",
         md_table([
             row(task, "plain engine (games/zinga)", r["plain_games"], r["plain"]),
-            row(task, "numba kernel (solver/zinga_sim)", r["kernel_games"], r["kernel"],
+            row(task, "numba kernel (games/zinga/sim)", r["kernel_games"], r["kernel"],
                 ratio=kernel_rate / plain_rate, notes="vs plain engine"),
         ]),
         "",

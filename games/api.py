@@ -36,7 +36,7 @@ import operator
 from abc import ABC, abstractmethod
 from typing import Any, Callable
 
-from ..errors import FormatError, IllegalMoveError, InvalidMoveError, RuleError
+from ..errors import FormatError, IllegalMoveError, RuleError
 
 CHANCE = -1  # current_player() at a chance node (OpenSpiel's kChancePlayerId)
 TERMINAL = -4  # current_player() when the game is over (OpenSpiel's kTerminalPlayerId)

@@ -344,7 +344,9 @@ class PlaySession:
         return n
 
     def result(self) -> str:
-        """The end: 'solved in N moves (optimum M)' for a solo challenge or puzzle, else returns."""
+        """The end in words: 'solved in N moves (optimum M)' for a solo challenge or puzzle, else
+        the winners, with the game's own sentence when it has one (Zinga: who won and why, who
+        is out and why); never the raw returns vector (that is in the JSON log)."""
         st = self.state
         ret = st.returns()
         s = self.start
@@ -360,12 +362,13 @@ class PlaySession:
             opt = f" ({s.optimum_note}: {s.optimum})" if s.optimum is not None else ""
             if won:
                 return f"solved in {n} {s.moves_counted}{opt}"
-            return f"not solved after {n} {s.moves_counted}: returns {ret}{opt}"
+            return f"not solved after {n} {s.moves_counted}{opt}"
         from ..solver.match import is_cooperative, winners_of
 
         w = winners_of(ret, is_cooperative(st.get_game()))
         verdict = "draw" if not w else "winner: " + ", ".join(f"player {p} ({self.seats[p]})" for p in w)
-        return f"game over: {verdict}; returns {ret}"
+        why = st.outcome_text() if hasattr(st, "outcome_text") else ""
+        return f"game over: {verdict}" + (f"; {why}" if why else "")
 
     def turn_points(self) -> int:
         """Points the puzzle's player scored since the start (one-turn puzzles)."""

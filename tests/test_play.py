@@ -263,8 +263,8 @@ def test_play_qango_puzzle_to_solved_against_the_perfect_defender():
         st.apply_action(a)
     assert st.returns() == [-1.0, 1.0] and len(line) == 2
     out = run("play", QANGO_ID, stdin="0,1\n" + "\n".join(line) + "\n").stdout
-    assert "goal: O to move wins in 2 (fewest moves: 2)" in out and "illegal: " in out
-    assert "solved in 2 moves (fewest moves: 2)" in out
+    assert "goal: O to move wins in 2 counters (3 plies) (fewest counters: 2)" in out and "illegal: " in out
+    assert "solved in 2 counters (fewest counters: 2)" in out
 
 
 def test_play_tangle_puzzle_to_solved():

@@ -71,7 +71,7 @@ def test_tangle_sheet_has_coordinates_legend_and_answer():
     sheet = puzzle_svg(g, p)
     labels = set(re.findall(r'fill="#8a8170">(\d+,\d+)</text>', sheet))
     assert len(labels) == len(g.board.tiles)
-    assert "Player 1 (red)" in sheet and "Player 2 (blue)" in sheet and "pieces left" in sheet
+    assert "Player 0 (red)" in sheet and "Player 1 (blue)" in sheet and "pieces left" in sheet
     answer = puzzle_answer_svg(g, p)
     for text in p["solution_text"]:
         assert text in answer

@@ -132,7 +132,7 @@ def test_refusals_are_one_line_json(base):
 def test_qango_puzzle_solved_with_hints_against_the_perfect_bot(base):
     pid = "qango:6:k2:.X.OOX/O....O/XO.X../..XO../X...../....X."  # = qango:6:k2#1
     code, v = api(base, "state", id=pid)
-    assert code == 200 and v["goal"] == "O to move wins in 2" and v["seats"] == ["perfect", "human"]
+    assert code == 200 and v["goal"] == "O to move wins in 2 counters (3 plies)" and v["seats"] == ["perfect", "human"]
     moves = ""
     for k in (1, 2):
         code, h = api(base, "hint", id=pid, moves=moves)
@@ -141,7 +141,7 @@ def test_qango_puzzle_solved_with_hints_against_the_perfect_bot(base):
         assert code == 200 and v["played"] == k
         moves = ".".join(map(str, v["moves"]))
     assert len(v["moves"]) == 3  # O, the perfect bot's X, O
-    assert v["solved"] and v["result"] == "solved in 2 moves (fewest moves: 2)"
+    assert v["solved"] and v["result"] == "solved in 2 counters (fewest counters: 2)"
     code, v = api(base, "move", id=pid, moves=moves, action="0")
     assert code == 400 and "over" in v["error"]
 
@@ -170,6 +170,7 @@ def test_check_tanglung_and_qango(base):
     assert code == 400 and r["error"]
     code, r = post(base, "/api/check/qango", {"board": "6", "position": ".X.OOX/O....O/XO.X../..XO../X...../....X."})
     assert code == 200 and r["value"] == "win" and r["plies"] == 3 and r["id"] == "qango:6:k2:.X.OOX/O....O/XO.X../..XO../X...../....X."
+    assert (r["counters"], r["to_move"], r["side"]) == (2, 1, "O")  # players from 0, counts with units
     assert r["line_text"][0].startswith("O ") and len(r["frames"]) == len(r["line_text"]) + 1
     code, d = post(base, "/api/draw/qango", {"board": "6", "cells": {"0": "X", "7": "O"}})
     assert code == 200 and d["position"].startswith("X...../.O....")

@@ -245,7 +245,7 @@ def test_check_tanglung_layout_built_by_clicking(driver, base):
 def test_qango_puzzle_solved_by_clicking_the_hinted_cells(driver, base):
     pid = "qango:6:k2:.X.OOX/O....O/XO.X../..XO../X...../....X."  # O to move wins in 2
     _open(driver, base, pid)
-    assert "O to move wins in 2" in _text(driver, "#goal")
+    assert "O to move wins in 2 counters (3 plies)" in _text(driver, "#goal")
     _click_cell(driver, 0)  # a legal move (not the winning one), taken back below
     _wait_log(driver, 2)  # O's move and the perfect bot's reply
     driver.find_element(By.ID, "undo").click()
@@ -259,4 +259,4 @@ def test_qango_puzzle_solved_by_clicking_the_hinted_cells(driver, base):
         hinted.click()
         if k == 1:
             _wait_log(driver, 2)
-    assert _wait_text(driver, "#result", "solved") == "solved in 2 moves (fewest moves: 2)"
+    assert _wait_text(driver, "#result", "solved") == "solved in 2 counters (fewest counters: 2)"

@@ -40,6 +40,7 @@ def bots(game_name: str) -> dict[str, BotSpec]:
 
 
 def hint(state) -> Hint | None:
+    from .position import plies_text
     from .solve import QangoSolver
 
     pos = position_of(state)
@@ -48,8 +49,8 @@ def hint(state) -> Hint | None:
         return None  # undecided in time: the strong bot's move
     a = action_of(state, res.best_move)
     if res.value == "win":
-        return Hint(a, f"wins in {(res.plies + 1) // 2} move{'s' if res.plies > 1 else ''} with best play")
+        return Hint(a, f"wins in {plies_text(res.plies)} with best play")
     if res.value == "draw":
         return Hint(a, "no winning line from here; this move holds the draw")
-    return Hint(None, f"no winning line from here: the opponent wins in {res.plies // 2} moves with best play"
+    return Hint(None, f"no winning line from here: the opponent wins in {plies_text(res.plies)} with best play"
                       f" ({state.action_to_string(a)} holds out longest)")

@@ -149,8 +149,9 @@ def solve_cmd(
         print_json(_solve_json(pos, res, opening))
         return
     mv = "-" if res.best_move is None else "row {}, col {}".format(*pos.board.rc(res.best_move))
-    typer.echo(f"{pos.board.title}, {pos.to_move} to move: {res.value}"
-               + (f" in {res.plies} plies" if res.plies is not None else "")
+    from .position import value_text
+
+    typer.echo(f"{pos.board.title}, {pos.to_move} to move: {value_text(res.value, res.plies, pos.to_move)}"
                + f"; best move {mv}; {res.nodes} nodes, {res.seconds:.2f} s"
                + ("" if res.value != "unknown" else " (stopped by the time limit)"))
 
@@ -171,7 +172,10 @@ def _solve_json(pos, res, opening: str) -> dict:
     """The solve result in the JSON vocabulary (docs/json.md), earlier keys kept."""
     from .generate import position_id
 
+    from .position import counters_of
+
     out = res.to_json()
+    out["counters"] = counters_of(out.get("plies")) if res.value in ("win", "loss") else None
     complete = res.value != "unknown"
     extra = {"line": [] if res.best_move is None else ["{},{}".format(*pos.board.rc(res.best_move))],
              "to_move": 0 if pos.to_move == "X" else 1, "side": pos.to_move, "complete": complete,
@@ -202,11 +206,15 @@ def explore_cmd(
         rows.sort(key=lambda r: (r["value"] != "win", r["cell"]))
     else:
         rows = move_values(pos, limit)
+    from .position import counters_of, value_text
+
+    for r in rows:
+        r["counters"] = counters_of(r["plies"]) if r["value"] in ("win", "loss") else None
     if json_out:
         print_json(rows)
         return
     for r in rows:
-        typer.echo("row {}, col {}: {}".format(*r["move"], r["value"]) + (f" in {r['plies']}" if r["plies"] else ""))
+        typer.echo("row {}, col {}: {}".format(*r["move"], value_text(r["value"], r["plies"], pos.to_move)))
 
 
 def _read_proof(file: Path):
@@ -249,13 +257,18 @@ def verify_proof_cmd(
         rep = verify_proof(doc)
     except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as e:
         raise FormatError(f"{file}: malformed QANGO proof ({type(e).__name__})") from None
+    from .position import counters_of, plies_text
+
+    if isinstance(rep.get("plies"), int) and rep["claim"] in ("win", "loss"):
+        rep["counters"] = counters_of(rep["plies"])
     if json_out:
         print_json(rep)
     else:
+        within = plies_text(rep["plies"]) if isinstance(rep.get("plies"), int) else f"{rep.get('plies')} plies"
         what = {"no-win": f"{rep.get('side')} cannot force a win", "draw": "neither side can force a win"}.get(
-            rep["claim"], f"{rep['claim']} within {rep['plies']} plies")
+            rep["claim"], f"{rep['claim']} within {within}")
         if rep.get("version") == 3 and rep["claim"] == "win":
-            what = f"{rep.get('side')} wins within {rep['plies']} plies" + (
+            what = f"{rep.get('side')} wins within {within}" + (
                 ", and not sooner" if rep.get("shortest") else "")
         counted = "positions" if rep.get("version") == 3 else "attacker nodes"
         typer.echo(("valid" if rep["ok"] else "INVALID") + f": claim {what}, "
@@ -271,20 +284,25 @@ def table_cmd(
     """The solved values of the empty boards (every board and opening) with their certificate files."""
     from .table import solved_table
 
+    from .position import counters_of, value_text
+
     rows = solved_table()
+    for r in rows:
+        r["counters"] = counters_of(r.get("plies")) if r["value"] in ("win", "loss") else None
+        for fm in r.get("first_moves") or []:
+            fm["counters"] = counters_of(fm.get("plies")) if fm.get("value") in ("win", "loss") else None
     if json_out:
         print_json(rows)
         return
     for r in rows:
-        value = f"win in {r['plies']} (shortest)" if r["value"] == "win" else r["value"]
+        value = (value_text("win", r["plies"], "X") + ", shortest") if r["value"] == "win" else r["value"]
         cert = f"{r['proof']} ({r['proof_bytes']:,} bytes, {r['checker_nodes']:,} positions)" if r.get("proof") else "-"
         typer.echo(f"{r['board']:>6} {r['opening']:<16} {value:<20} first [{r['first_move'][0]},{r['first_move'][1]}]; "
                    f"certificate {cert}")
         for fm in r.get("first_moves") or []:
             cells = " ".join("[{},{}]".format(*c) for c in fm["cells"])
-            extra = f" in {fm['plies']}" if fm.get("plies") else ""
             cert = f"; proof {fm['proof']} ({fm['proof_bytes']} bytes)" if fm.get("proof") else ""
-            typer.echo(f"         first counter {cells}: {fm['value']}{extra}{cert}")
+            typer.echo(f"         first counter {cells}: {value_text(fm['value'], fm.get('plies'), 'X')}{cert}")
 
 
 @app.command("show")
@@ -361,7 +379,7 @@ def puzzle_generate_cmd(
     if booklet:
         from ...generators.booklet import BookletPage, booklet_html
 
-        pages = [BookletPage(f"{p.position.to_move} to move wins in {p.k} ({p.board.title}, "
+        pages = [BookletPage(f"{p.position.to_move} to move wins in {p.win_text()} ({p.board.title}, "
                              f"{p.to_json()['difficulty']})", p.svg(), p.answer_svg()) for p in out_list]
         write_text(booklet, booklet_html("QANGO puzzles", pages, "Each puzzle: the side to move "
                                          "forces a win; find its first move."), "booklet")
@@ -370,7 +388,7 @@ def puzzle_generate_cmd(
         return
     for puz in out_list:
         d = puz.to_json()
-        typer.echo(f"{d['id']}  ({d['seed_id'] or 'no seed ID: custom board'}; {d['side']} wins in {k}, "
+        typer.echo(f"{d['id']}  ({d['seed_id'] or 'no seed ID: custom board'}; {d['side']} wins in {puz.win_text()}, "
                    f"{d['difficulty']}, {d['defences']} defences)")
 
 
@@ -435,6 +453,7 @@ def board_generate_cmd(
     from .board import BOARD_FORMAT
     from .svg import board_svg
     from ...generators.ids import MAX_SEED
+    from .position import value_text
     from .generate import board_ids, generate_board, score_board
     from ...jsonio import tagged
     from ...limits import UsageError, check_count
@@ -470,8 +489,7 @@ def board_generate_cmd(
     for b, sc in results:
         _, sid = board_ids(b)
         typer.echo(f"{sid}: {len(b.triples)} triples; "
-                   + (f"first player {sc['value']}" + (f" in {sc['plies']} plies" if sc["plies"] else "")
-                      if sc else "not scored"))
+                   + (f"first player {value_text(sc['value'], sc['plies'], 'X')}" if sc else "not scored"))
 
 
 @app.command("play")

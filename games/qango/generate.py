@@ -53,6 +53,12 @@ class Puzzle:
         params = _board_params(self.board, self.opening, self.position.allowed_first, seed_form=True)
         return None if params is None else make_seed("qango", _with_k(params, self.k), self.seed)
 
+    def win_text(self) -> str:
+        """The puzzle's length with both units: ``3 counters (5 plies)``."""
+        from .position import plies_text
+
+        return plies_text(2 * self.k - 1)
+
     def to_json(self) -> dict:
         me = self.position.to_move
         key = list(self.board.rc(self.key_move))
@@ -66,6 +72,7 @@ class Puzzle:
             "side": me,
             "k": self.k,
             "moves": self.k,
+            "counters": self.k,
             "plies": 2 * self.k - 1,
             "best_move": key,
             "line": ["{},{}".format(*key)],
@@ -80,7 +87,7 @@ class Puzzle:
         from .svg import board_svg
 
         me, other = self.position.to_move, "O" if self.position.to_move == "X" else "X"
-        title = f"{me} to move wins in {self.k}"
+        title = f"{me} to move wins in {self.win_text()}"
         notes = [f"Goal: {me} completes a triple, a 2x2 square or five in a row with at most",
                  f"{self.k} counters, whatever {other} plays. Moves are written row,col.",
                  f"ID {self.seed_id or self.id}"]
@@ -92,10 +99,10 @@ class Puzzle:
 
         r, c = self.board.rc(self.key_move)
         me = self.position.to_move
-        notes = [f"Answer: {me} plays row {r}, col {c} ({r},{c}) and wins in {self.k},",
+        notes = [f"Answer: {me} plays row {r}, col {c} ({r},{c}) and wins in {self.win_text()},",
                  f"against every one of the defences ({self.defences} hold out longest)."]
         return board_svg(self.board, self.position.x, self.position.o, marks={self.key_move: "1"},
-                         title=f"Answer: {me} to move wins in {self.k}", notes=notes)
+                         title=f"Answer: {me} to move wins in {self.win_text()}", notes=notes)
 
 
 def grade(k: int, defences: int) -> str:

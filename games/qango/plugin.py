@@ -50,8 +50,8 @@ class QangoPlugin(GamePlugin):
         board = puz.board.name if puz.board.name in BUILTIN_BOARDS else puz.board  # generated/custom: the board itself
         opening = puz.opening if puz.opening in puz.board.opening_names() else "standard"  # puzzles have counters down
         state = load_game("qango", **{"board": board, "opening": opening, **params}).new_initial_state_from(puz.position)
-        return Start("qango", state, spec, (state.current_player(),), "perfect", puz.k, "fewest moves",
-                     f"{puz.position.to_move} to move wins in {puz.k}", "moves")
+        return Start("qango", state, spec, (state.current_player(),), "perfect", puz.k, "fewest counters",
+                     f"{puz.position.to_move} to move wins in {puz.win_text()}", "counters")
 
     def picture(self, state, legal, humans):
         from .web import hotspots

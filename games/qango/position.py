@@ -414,3 +414,29 @@ class Game:
         for m in data.get("moves", []):
             g.play(int(m))
         return g
+
+
+# -- move counts in words (docs/json.md, Conventions: every count with its unit) --------------
+def counters_of(plies: int | None) -> int | None:
+    """The winner's counters in a line of ``plies`` plies that ends with the winner's counter
+    (a win in 5 plies: 3 counters of the winner; a loss in 14: 7 counters of the opponent)."""
+    return None if plies is None else (plies + 1) // 2
+
+
+def plies_text(plies: int) -> str:
+    """A win's length with both units: ``3 counters (5 plies)`` (counters: the winner's own)."""
+    k = counters_of(plies)
+    return f"{k} counter{'s' if k != 1 else ''} ({plies} pl{'ies' if plies != 1 else 'y'})"
+
+
+def value_text(value: str, plies: int | None, side: str) -> str:
+    """A solver value for ``side`` (X or O, the side it is for) with its length in counters and
+    plies: ``win in 3 counters (5 plies)``, ``loss: O wins in 7 counters (14 plies)``,
+    ``draw after 9 plies``, ``unknown``."""
+    if plies is None or value not in ("win", "loss", "draw"):
+        return value
+    if value == "win":
+        return f"win in {plies_text(plies)}"
+    if value == "loss":
+        return f"loss: {'O' if side == 'X' else 'X'} wins in {plies_text(plies)}"
+    return f"draw after {plies} pl{'ies' if plies != 1 else 'y'}"

@@ -28,6 +28,7 @@ def _puzzle_model():
         side: Optional[Literal["X", "O"]] = None
         k: Optional[Annotated[StrictInt, Field(ge=2, le=8)]] = None
         moves: Optional[Annotated[StrictInt, Field(ge=2, le=8)]] = None
+        counters: Optional[Annotated[StrictInt, Field(ge=2, le=8)]] = None  # = k: the winner's counters
         plies: Optional[Annotated[StrictInt, Field(ge=3, le=15)]] = None
         best_move: Optional[Cell] = None
         line: Optional[Annotated[list[Annotated[StrictStr, Field(max_length=10)]], Field(max_length=1)]] = None

@@ -44,7 +44,9 @@ def check(body: dict) -> dict:
     out = res.to_json()
     out["complete"] = res.value != "unknown"
     out["position"] = pos.to_text()
-    out["to_move"] = pos.to_move
+    out["to_move"] = 0 if pos.to_move == "X" else 1  # players from 0, as in `qango solve --json`
+    out["side"] = pos.to_move
+    out["counters"] = (res.plies + 1) // 2 if res.value in ("win", "loss") and res.plies is not None else None
     tag = {"6": "6", "7": "7", "7plus": "7plus"}[board_name]
     if res.value == "win" and res.plies is not None:
         out["id"] = f"qango:{tag}:k{(res.plies + 1) // 2}:{pos.to_text()}"

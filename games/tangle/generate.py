@@ -199,8 +199,7 @@ def generate_puzzle(
                 "moves": [g.move_json(p) for p in s.moves],
                 "to_move": s.to_move,
                 "scores": list(s.scores),
-                "question": f"Player {s.to_move + 1} ({COLOUR_NAMES[s.to_move % 4]}) to move: "
-                            f"score {r.points} points this turn.",
+                "question": puzzle_question(s.to_move, r.points),
                 "points": r.points,
                 "solution": [g.move_json(p) for p in r.placements],
                 "solution_text": [g.move_text(p) for p in r.placements],
@@ -236,13 +235,22 @@ def verify_puzzle(puzzle: dict, where: str = "<puzzle>", expect=None, node_limit
     return c.scores[team] - start == r.points and len(_chain_sets(s, r.points, limit=1)) == 1
 
 
+def puzzle_question(to_move: int, points: int) -> str:
+    """The puzzle's question, players numbered from 0 as everywhere (docs/json.md, Conventions)."""
+    return f"Player {to_move} ({COLOUR_NAMES[to_move % 4]}) to move: score {points} points this turn."
+
+
 def puzzle_svg(game: TangleGame, puzzle: dict) -> str:
     """The printable puzzle: the position with tile coordinates, side key, legend and question."""
     from .engine import state_from_json
     from .svg import svg_position
 
-    notes = [f"Goal: {puzzle['question']} Captures give extra turns.", f"ID {puzzle.get('seed_id') or puzzle['id']}"]
-    return svg_position(game, state_from_json(puzzle), title=puzzle["question"], notes=notes)
+    state = state_from_json(puzzle)
+    # the question is written again from the position: files from before players were numbered
+    # from 0 on sheets hold "Player 2 (blue)" for player 1
+    question = puzzle_question(state.to_move, puzzle["points"]) if "points" in puzzle else puzzle["question"]
+    notes = [f"Goal: {question} Captures give extra turns.", f"ID {puzzle.get('seed_id') or puzzle['id']}"]
+    return svg_position(game, state, title=question, notes=notes)
 
 
 def puzzle_answer_svg(game: TangleGame, puzzle: dict) -> str:

@@ -7,7 +7,7 @@ import math
 from ...shapes.hexsides import side_xy, tile_center_xy, tile_polygon
 
 PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#e6a700")
-COLOUR_NAMES = ("red", "blue", "green", "yellow")  # players are numbered from 1 on sheets
+COLOUR_NAMES = ("red", "blue", "green", "yellow")  # of players 0..3 (numbered from 0 everywhere)
 TEAM_FILLS = ("#f7c6c6", "#c6daf0", "#cdebc6", "#f7e7b0")
 SCALE = 28.0
 
@@ -123,7 +123,7 @@ def svg_position(game, state=None, highlight: list[int] | None = None, title: st
             out.append(f'<line x1="{SCALE * 0.4:.1f}" y1="{y - 4:.1f}" x2="{SCALE * 1.2:.1f}" y2="{y - 4:.1f}" '
                        f'stroke="{PLAYER_COLOURS[pl % 4]}" stroke-width="5" stroke-linecap="round"/>')
             out.append(f'<text x="{SCALE * 1.4:.1f}" y="{y:.1f}" font-family="sans-serif" font-size="11">'
-                       f'Player {pl + 1} ({COLOUR_NAMES[pl % 4]}){_esc(left)}</text>')
+                       f'Player {pl} ({COLOUR_NAMES[pl % 4]}){_esc(left)}</text>')
             y += 0.75 * SCALE
         out.append(f'<text x="{SCALE * 0.4:.1f}" y="{y:.1f}" font-family="sans-serif" font-size="11">'
                    'Moves: PIECE col,row:side ... (each side named on one of its tiles)</text>')

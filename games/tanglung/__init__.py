@@ -1,6 +1,6 @@
 """Tanglung: card sets, layouts, rule options, movement and the solo/cooperative/duel engines.
 
-Only the standard library is used here; solvers live in ``tanglekit.solver.tanglung_*``.
+Importing the package loads only the standard library; the searches live beside the engines (``solo_search``, ``coop``, ``duel_search``, ``census``).
 """
 
 from .cards import KINDS, CardSet, default_card_set, load_card_set

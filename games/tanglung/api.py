@@ -15,9 +15,9 @@ from ...errors import FormatError, InvalidMoveError, RuleError
 from ...jsonio import short
 from ..api import TERMINAL, EngineState, Game, replay_from_json, split_params
 from .cards import EMPTY, KINDS, ROOSTER, CardSet, load_card_set
-from .duel import PLAY, REENTER, SETUP, DuelGame, describe_action, parse_action
+from .duel import REENTER, SETUP, DuelGame, describe_action, parse_action
 from .layout import N_CELLS, Layout, idx, random_layout, rc
-from .moves import DIAG, KNIGHT, ORTHO, SLIDES, STEPS
+from .moves import KNIGHT, SLIDES, STEPS
 from .render import svg_grid
 from .rules import TanglungOptions
 from .solo import SoloGame
@@ -367,7 +367,7 @@ class TanglungDuelState(EngineState):
                 ch = view[i]
                 if ch not in (".", "?") and not m.lit >> i & 1:
                     ch = ch.lower()
-                mark = "1" if m.boxes[0] == i else "2" if m.boxes[1] == i else "*" if m.fan == i else " "
+                mark = "0" if m.boxes[0] == i else "1" if m.boxes[1] == i else "*" if m.fan == i else " "
                 row.append(f"{ch}{mark}")
             lines.append(" ".join(row))
         return "\n".join(lines)

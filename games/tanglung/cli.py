@@ -296,9 +296,9 @@ def solo_coop(
         typer.echo("no winning cooperative sequence")
         return
     a, b = (divmod(s, 4) for s in sol.starts)
-    typer.echo(f"fewest moves: {sol.moves} (box 1 from {a[0]},{a[1]} moves first, box 2 from {b[0]},{b[1]}); "
+    typer.echo(f"fewest moves: {sol.moves} (box 0 from {a[0]},{a[1]} moves first, box 1 from {b[0]},{b[1]}); "
                f"optimal sequences: {sol.optimal_sequences}")
-    typer.echo("moves: " + " ".join(f"{i % 2 + 1}:{p // 4},{p % 4}" for i, p in enumerate(sol.sequence)))
+    typer.echo("moves: " + " ".join(f"{i % 2}:{p // 4},{p % 4}" for i, p in enumerate(sol.sequence)))
 
 
 _MAX_SEED = 2**63 - 1
@@ -529,7 +529,7 @@ def analyze_cmd(
         from .render import svg_grid
 
         write_text(svg, svg_grid(m.layout, lit=m.lit, boxes=list(m.boxes), fan=m.fan,
-                                 title=f"player {m.to_move + 1} to move"))
+                                 title=f"player {m.to_move} to move"))
     best = describe_action(r.best) if r.best else None
     value = {1: "win", -1: "loss", None: "unknown"}[r.outcome]
     res = {"value": value, "outcome": r.outcome, "score": r.value, "best": best, "best_move": best,
@@ -543,7 +543,7 @@ def analyze_cmd(
     typer.echo(m.render_text(reveal=True))
     verdict = {"win": "side to move wins", "loss": "side to move loses",
                "unknown": f"not decided ({r.reason})"}[value]
-    typer.echo(f"player {m.to_move + 1} to move: {verdict} (score {r.value}, depth {r.depth}, {r.nodes} nodes)")
+    typer.echo(f"player {m.to_move} to move: {verdict} (score {r.value}, depth {r.depth}, {r.nodes} nodes)")
     typer.echo(f"best action: {best if best else 'unknown'}")
 
 

@@ -238,7 +238,8 @@ class Match:
         return [ch if ch == EMPTY or self.lit >> i & 1 else HIDDEN for i, ch in enumerate(self.cells)]
 
     def render_text(self, reveal: bool = False) -> str:
-        """The grid: lit cards upper case, dark lower case (or ``?`` hidden), boxes 1/2, Fan *."""
+        """The grid: lit cards upper case, dark lower case (or ``?`` hidden), the matchboxes of
+        players 0 and 1 as 0 / 1, Fan *."""
         view = self.cells if reveal else self.observation(self.to_move)
         lines = []
         for r in range(4):
@@ -248,7 +249,7 @@ class Match:
                 ch = view[i]
                 if ch not in (EMPTY, HIDDEN) and not self.lit >> i & 1:
                     ch = ch.lower()
-                mark = "1" if self.boxes[0] == i else "2" if self.boxes[1] == i else "*" if self.fan == i else " "
+                mark = "0" if self.boxes[0] == i else "1" if self.boxes[1] == i else "*" if self.fan == i else " "
                 row.append(f"{ch}{mark}")
             lines.append(" ".join(row))
         return "\n".join(lines)

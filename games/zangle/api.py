@@ -267,6 +267,9 @@ class ZangleState(EngineState):
                 return f"pile {src} has no card under its top (a fill moves the top of a pile with cards below it)"
             return None
         if action >= ZANGLE_BASE:
+            t, mask = (action - ZANGLE_BASE) % _PLACE_BITS, (action - ZANGLE_BASE) // _PLACE_BITS
+            if t >= _MAX_PLACES or mask >> _MAX_PLACES or not mask >> t & 1:
+                return f"no such action: {action}"
             if solo and e.phase == "fill":
                 return "an empty pile must be filled first (or the fill skipped)"
             if not solo and getattr(e, "false_pending", None) and e.false_pending[self.current_player()]:

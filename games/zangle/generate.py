@@ -157,7 +157,7 @@ def challenge_svg(ch: Challenge, unit: float = 30.0) -> str:
 
 
 def solution_steps(ch: Challenge) -> list[str]:
-    """The winning line in words, with card ids and 1-based piles as on the sheet."""
+    """The winning line in words, with card ids and piles numbered from 0 as on the sheet."""
     from .solo_deal import describe_line
 
     return describe_line(ch.deal, ch.solution)

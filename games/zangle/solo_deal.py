@@ -420,12 +420,13 @@ def load_solo_deal_file(source: str | Path, deck=None) -> SoloDeal:
 
 
 def describe_line(deal: SoloDeal, line) -> list[str]:
-    """A winning line in words, with card ids and 1-based piles as on the printable sheet."""
+    """A winning line in words, with card ids and piles numbered from 0 as on the printable sheet
+    and in the move notation (``fill pile 1 from pile 0``)."""
     g = deal.game()
     out = []
     for k, a in enumerate(line, 1):
         where = {c.id: "middle" for c in g.middle}
-        where.update({p[-1].id: f"pile {i + 1}" for i, p in enumerate(g.piles) if p})
+        where.update({p[-1].id: f"pile {i}" for i, p in enumerate(g.piles) if p})
         d = a.to_json()
         if d["kind"] == "zangle":
             pieces = " + ".join(f"{c} ({where.get(c, '?')})" for c in d["pieces"])
@@ -433,7 +434,7 @@ def describe_line(deal: SoloDeal, line) -> list[str]:
             out.append(f"{k}. Zangle: {d['target']} ({where.get(d['target'], '?')}) = {pieces}{z}")
         elif d["kind"] == "fill":
             top = g.piles[d["src"]][-1].id
-            out.append(f"{k}. Move {top} from pile {d['src'] + 1} to the empty pile {d['dst'] + 1}")
+            out.append(f"{k}. Move {top} from pile {d['src']} to the empty pile {d['dst']}")
         elif d["kind"] == "skip":
             out.append(f"{k}. Leave the empty pile empty")
         else:

@@ -139,7 +139,7 @@ def solo_sheet_svg(deal, title: str, subtitle: str, unit: float = 30.0) -> str:
     y += 0.6
     x = 0.3
     for i, c in enumerate(deal.middle):
-        parts += card_svg(by[c], x, y, w, h, True, f"middle {i + 1}")
+        parts += card_svg(by[c], x, y, w, h, True, f"middle {i}")
         x += w + gap
     x += gap * 2
     for i, c in enumerate(deal.draw):
@@ -155,11 +155,12 @@ def solo_sheet_svg(deal, title: str, subtitle: str, unit: float = 30.0) -> str:
         px = 0.3 + i * (w + gap)
         for j, c in enumerate(p):
             up = j == len(p) - 1
-            parts += card_svg(by[c], px, y + j * (h * 0.85), w, h, up, f"pile {i + 1}.{j + 1}")
+            parts += card_svg(by[c], px, y + j * (h * 0.85), w, h, up, f"pile {i}.{j + 1}")
     y += (tallest - 1) * h * 0.85 + h + 0.6
     for line in ("Goal: empty the tableau. A Zangle covers a target card's shape exactly with other cards' shapes,",
                  "using at least one middle card and at least one pile top (at most one card per pile).",
-                 "Piles are numbered 1.." + str(len(deal.piles)) + " from the left; each card shows its id, as the answer names it.",
+                 "Piles are numbered 0.." + str(len(deal.piles) - 1) + " from the left, middle cards 0..2 (as the game's "
+                 "moves name them); pile 2.3 is the third card of pile 2; each card shows its id, as the answer names it.",
                  f"Rules: {_rules_line(deal.options)}"):
         parts.append(f'<text x="0.3" y="{y:.2f}" font-size="0.32" font-family="sans-serif">{escape(line)}</text>')
         y += 0.5

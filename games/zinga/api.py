@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 from dataclasses import replace
 
-from ...errors import FormatError, InvalidMoveError, RuleError
+from ...errors import InvalidMoveError, RuleError
 from ..api import CHANCE, TERMINAL, EngineState, Game, replay_from_json, split_params
 from .engine import Move, ZingaGame
 from .rules import COLOURS, N_CODES, ZingaOptions, name_of

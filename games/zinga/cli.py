@@ -199,9 +199,8 @@ def game(
 
 
 def _result_line(g) -> str:
-    if g.winner is not None:
-        return f"winner: player {g.winner} after {g.turn} rolls"
-    return f"draw after {g.turn} rolls" if g.draw else f"in progress (phase {g.phase}, {g.turn} rolls)"
+    """The end in a sentence: who won and why, who is out and why (or the state of play)."""
+    return g.outcome_text()
 
 
 @app.command("replay")
@@ -243,7 +242,7 @@ def replay(
     typer.echo(f"{len(g.moves)} moves, phase {g.phase}, active player {g.active}, pawn {g.pawn}")
     for p, ps in enumerate(summary["players"]):
         typer.echo(f"  player {p}: {ps['ticks']} ticks, {ps['plus']} PLUS, {ps['blunders']} blunders"
-                   + ("" if ps["alive"] else ", eliminated"))
+                   + ("" if ps["alive"] else ", out"))
     typer.echo(_result_line(g))
 
 

@@ -154,13 +154,17 @@ async function qangoDraw() {
     qangoDraw();
   }));
 }
+// a QANGO move count with both units (docs/json.md, Conventions): "3 counters (5 plies)"
+function countersText(r) {
+  return `${r.counters} counter${r.counters === 1 ? "" : "s"} (${r.plies} pl${r.plies === 1 ? "y" : "ies"})`;
+}
 async function qangoSolve() {
   const r = await api("/api/check/qango", {board: QG.board, position: QG.position});
   const mv = r.best_move ? ` (best move ${r.best_move.join(",")})` : "";
   const text = r.value === "unknown" ? "unknown: the solver ran out of time" :
-    r.value === "win" && r.plies === null ? `${r.to_move} to move wins${mv}` :
-    r.value === "win" ? `${r.to_move} to move wins in ${(r.plies + 1) / 2} move${r.plies > 1 ? "s" : ""} (${r.plies} plies)${mv}` :
-    r.value === "loss" ? `${r.to_move} to move loses` + (r.plies === null ? "" : `: the opponent wins in ${r.plies} plies`) + mv : `a draw with best play${mv}`;
+    r.value === "win" && r.plies === null ? `${r.side} to move wins${mv}` :
+    r.value === "win" ? `${r.side} to move wins in ${countersText(r)}${mv}` :
+    r.value === "loss" ? `${r.side} to move loses` + (r.plies === null ? "" : `: ${r.side === "X" ? "O" : "X"} wins in ${countersText(r)}`) + mv : `a draw with best play${mv}`;
   showAnswer(text, r);
 }
 
