@@ -295,6 +295,8 @@ class Game(ABC):
     name: str = ""
     #: set-up parameters that are not rule options, with their defaults
     setup_params: dict[str, Any] = {}
+    #: the reasons a game can end (``State.outcome().termination``), in the game's own words
+    terminations: tuple[str, ...] = ()
 
     def __init__(self, **params):
         self.params = dict(params)

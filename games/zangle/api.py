@@ -16,7 +16,7 @@ from __future__ import annotations
 from ...errors import FormatError, RuleError, TanglekitError
 from ..api import ChanceMode, EngineState, Game, GameMeta, Information, Utility, replay_from_json, split_params
 from .cards import Card, Deck, default_deck, load_deck
-from .engine import Action, GameState
+from .engine import Action, GameState, RoundScoredGame
 from .rules import ZangleOptions
 from .solo import DRAW_PILE, MIDDLE as SOLO_MIDDLE, SoloGame
 from .speed import SpeedGame
@@ -134,11 +134,12 @@ class ZangleState(EngineState):
         e = self.engine
         if isinstance(e, SoloGame):
             return "tableau cleared" if e.outcome == "win" else "stuck"
+        assert isinstance(e, RoundScoredGame)
         return "bonus round" if e.bonus is not None else "fewest points"
 
     def _winners(self, returns) -> tuple[int, ...]:
         e = self.engine
-        if isinstance(e, SoloGame):
+        if not isinstance(e, RoundScoredGame):
             return super()._winners(returns)
         return tuple(sorted(e.winners))  # a tie that no bonus round can break: several winners
 
