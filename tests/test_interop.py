@@ -215,3 +215,25 @@ def test_pettingzoo_rewards_are_the_returns(tkpz):
         env.step(rng.choice([int(a) for a in obs["action_mask"].nonzero()[0]]))
     assert [rewards[a] for a in env.possible_agents] == env.state.returns()
     assert any(r != 0 for r in rewards.values()) or env.state.outcome().is_draw
+
+
+def test_docs_python_examples(pyspiel, tkpz):
+    """The ```python examples of docs/api.md are doctests (the metadata, OpenSpiel, PettingZoo)."""
+    import doctest
+    import re
+    import warnings
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "docs" / "api.md"
+    text = path.read_text(encoding="utf-8")
+    blocks = [(text.count("\n", 0, m.start(1)), m.group(1)) for m in re.finditer(r"```python\n(.*?)```", text, re.S)]
+    assert len(blocks) >= 2
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Observation space for each agent probably")
+        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+        for line, block in blocks:
+            runner.run(parser.get_doctest(block, {}, f"docs/api.md line {line + 1}", str(path), line))
+    failed, tried = runner.summarize(verbose=False)
+    assert tried >= 10 and failed == 0, f"{failed} of {tried} docs/api.md examples failed (see the output above)"
