@@ -18,9 +18,10 @@
 - actions are ``Discrete(n)``, the game's own action ints (``n`` = ``meta.num_distinct_actions``),
   or for Zangle turn and speed the index of a legal action (see ``interop.py``); an illegal
   action raises ``RuleError``;
-- an observation is ``{"observation": uint8[OBS_LEN], "action_mask": int8[n]}``: the UTF-8 bytes
-  of the game's ``observation_string`` for the agent (hidden cards left out), zero-padded, and
-  the mask of the legal actions (all zeros for an agent not to act);
+- an observation is ``{"observation": uint8[OBS_BYTES * players], "action_mask": int8[n]}``: the
+  UTF-8 bytes of the game's ``observation_string`` for the agent (hidden cards left out),
+  zero-padded (a longer one raises ``RuleError``), and the mask of the legal actions (all zeros
+  for an agent not to act);
 - rewards come at the end: the game's ``returns()``; there are no truncations (every game has
   a bounded length, ``meta.max_game_length``). ``render()`` with ``render_mode="ansi"`` returns
   the position as text.
@@ -41,10 +42,10 @@ from ..errors import RuleError
 from .api import ChanceMode, State, game_names, load_game
 from .interop import adapter_actions, by_index, num_actions, own_action
 
-__all__ = ["OBS_LEN", "TanglekitEnv", "env", "env_names"]
+__all__ = ["OBS_BYTES", "TanglekitEnv", "env", "env_names"]
 
-#: bytes of an observation (the observation string, zero-padded)
-OBS_LEN = 2048
+#: bytes of an observation per player (the observation string, zero-padded)
+OBS_BYTES = 1024
 
 
 def env_names() -> list[str]:
@@ -75,11 +76,12 @@ class TanglekitEnv(AECEnv):
         self._indexed = by_index(meta)
         self._sampled = meta.chance_mode is ChanceMode.SAMPLED
         n_actions = num_actions(meta)
+        self.obs_len = OBS_BYTES * meta.num_players
         self.possible_agents = [f"player_{p}" for p in range(meta.num_players)]
         self.action_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
         self.observation_spaces = {
             a: spaces.Dict({
-                "observation": spaces.Box(0, 255, (OBS_LEN,), dtype=np.uint8),
+                "observation": spaces.Box(0, 255, (self.obs_len,), dtype=np.uint8),
                 "action_mask": spaces.Box(0, 1, (n_actions,), dtype=np.int8),
             })
             for a in self.possible_agents
@@ -156,9 +158,9 @@ class TanglekitEnv(AECEnv):
         assert st is not None
         p = self.possible_agents.index(agent)
         raw = st.observation_string(p).encode("utf-8")
-        if len(raw) > OBS_LEN:
-            raise RuleError(f"an observation of {len(raw)} bytes: more than OBS_LEN ({OBS_LEN})")
-        obs = np.zeros(OBS_LEN, dtype=np.uint8)
+        if len(raw) > self.obs_len:
+            raise RuleError(f"an observation of {len(raw)} bytes: more than the space's {self.obs_len}")
+        obs = np.zeros(self.obs_len, dtype=np.uint8)
         obs[: len(raw)] = np.frombuffer(raw, dtype=np.uint8)
         mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
         if not st.is_terminal() and st.current_player() == p:
