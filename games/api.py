@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import operator
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from enum import Enum
 from typing import Any, Callable
 
 from ..errors import FormatError, IllegalMoveError, RuleError
@@ -41,7 +43,136 @@ from ..errors import FormatError, IllegalMoveError, RuleError
 CHANCE = -1  # current_player() at a chance node (OpenSpiel's kChancePlayerId)
 TERMINAL = -4  # current_player() when the game is over (OpenSpiel's kTerminalPlayerId)
 
-__all__ = ["CHANCE", "TERMINAL", "EngineState", "Game", "State"]
+__all__ = ["CHANCE", "TERMINAL", "ChanceMode", "Dynamics", "EngineState", "Game", "GameMeta", "Information",
+           "Outcome", "RewardModel", "State", "Utility"]
+
+
+# -- metadata (OpenSpiel's GameType / GameInfo as data) ---------------------------------------
+
+
+class Dynamics(str, Enum):
+    """How players move: in turn (every tanglekit game) or all at once."""
+
+    SEQUENTIAL = "sequential"
+    SIMULTANEOUS = "simultaneous"
+
+
+class ChanceMode(str, Enum):
+    """Where luck comes in: nowhere, at explicit chance nodes, or sampled inside the engine from
+    the seed of ``new_initial_state`` (shuffles, layouts, simulated times: no chance nodes)."""
+
+    DETERMINISTIC = "deterministic"
+    EXPLICIT = "explicit stochastic"
+    SAMPLED = "sampled stochastic"
+
+
+class Information(str, Enum):
+    PERFECT = "perfect"
+    IMPERFECT = "imperfect"
+
+
+class Utility(str, Enum):
+    """How the players' returns relate: sum 0, a constant sum, all equal (co-operative games) or
+    no relation."""
+
+    ZERO_SUM = "zero-sum"
+    CONSTANT_SUM = "constant-sum"
+    IDENTICAL = "identical"
+    GENERAL_SUM = "general-sum"
+
+
+class RewardModel(str, Enum):
+    """``terminal``: the result comes only at the end (``returns()``); ``rewards``: along the way."""
+
+    TERMINAL = "terminal"
+    REWARDS = "rewards"
+
+
+@dataclass(frozen=True)
+class GameMeta:
+    """What kind of game this is, as data (OpenSpiel's ``GameType`` and ``GameInfo`` in one).
+
+    ``num_distinct_actions`` bounds the action ints (every action is in ``range`` of it, chance
+    outcomes excepted: those are below ``max_chance_outcomes``); ``max_game_length`` bounds the
+    number of actions of a game started by ``new_initial_state`` (chance outcomes included) and
+    ``length_bound`` says where the bound comes from (the rules, or an engine's safety cap where
+    the rules alone allow an endless game). ``terminations`` are the reasons a game can end, as
+    ``State.outcome().termination`` names them.
+    """
+
+    name: str
+    num_players: int
+    num_distinct_actions: int
+    max_game_length: int
+    length_bound: str
+    utility: Utility
+    min_utility: float
+    max_utility: float
+    chance_mode: ChanceMode
+    information: Information
+    terminations: tuple[str, ...]
+    max_chance_outcomes: int = 0
+    dynamics: Dynamics = Dynamics.SEQUENTIAL
+    reward_model: RewardModel = RewardModel.TERMINAL
+    utility_sum: float | None = None  # the constant sum of a constant-sum game (0.0: zero-sum)
+
+    def __post_init__(self) -> None:
+        for attr, kind in (("utility", Utility), ("chance_mode", ChanceMode), ("information", Information),
+                           ("dynamics", Dynamics), ("reward_model", RewardModel)):
+            object.__setattr__(self, attr, kind(getattr(self, attr)))
+        if self.utility is Utility.ZERO_SUM:
+            object.__setattr__(self, "utility_sum", 0.0)
+        elif self.utility is Utility.CONSTANT_SUM and self.utility_sum is None:
+            raise ValueError("a constant-sum game needs its utility_sum")
+        if not (self.num_players >= 1 and self.num_distinct_actions >= 1 and self.max_game_length >= 1
+                and self.min_utility < self.max_utility and self.terminations):
+            raise ValueError(f"inconsistent game metadata: {self}")
+        if (self.chance_mode is ChanceMode.EXPLICIT) != (self.max_chance_outcomes > 0):
+            raise ValueError("explicit chance nodes and max_chance_outcomes > 0 go together")
+
+    @property
+    def cooperative(self) -> bool:
+        """Whether the players win or lose together (identical returns, more than one player)."""
+        return self.utility is Utility.IDENTICAL and self.num_players > 1
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {}
+        for k in self.__dataclass_fields__:
+            v = getattr(self, k)
+            out[k] = v.value if isinstance(v, Enum) else list(v) if isinstance(v, tuple) else v
+        return out
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended (like python-chess's ``Outcome``): ``termination`` is one of the
+    game's ``meta.terminations``; ``winners`` the players who won (empty for a draw or a lost
+    solo / co-operative game); ``returns`` the final ``returns()``."""
+
+    termination: str
+    winners: tuple[int, ...]
+    returns: tuple[float, ...]
+
+    @property
+    def winner(self) -> int | None:
+        """The single winner, or None (a draw, a shared win, or a loss for all)."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
+
+
+def winners_from_returns(returns: tuple[float, ...] | list[float], cooperative: bool = False) -> tuple[int, ...]:
+    """Winners read off ``returns``: one player or a co-operative game, everyone on a positive
+    return (a solved challenge) and nobody otherwise; else the players with the strictly best
+    return, nobody when all are equal (a draw)."""
+    if len(returns) == 1 or cooperative:
+        return tuple(range(len(returns))) if min(returns) > 0 else ()
+    best = max(returns)
+    if all(r == best for r in returns):
+        return ()
+    return tuple(p for p, r in enumerate(returns) if r == best)
 
 
 class State(ABC):
@@ -175,6 +306,21 @@ class State(ABC):
         illegal, or None for the general one; each game overrides this."""
         return None
 
+    def outcome(self) -> Outcome | None:
+        """None before the end; then how the game ended: an :class:`Outcome` with the reason
+        (one of ``get_game().meta.terminations``), the winners and the returns."""
+        if not self.is_terminal():
+            return None
+        returns = tuple(float(r) for r in self.returns())
+        return Outcome(self._termination(), self._winners(returns), returns)
+
+    def _termination(self) -> str:
+        """Why the (finished) game ended: one of the game's ``meta.terminations``."""
+        raise NotImplementedError
+
+    def _winners(self, returns: tuple[float, ...]) -> tuple[int, ...]:
+        return winners_from_returns(returns, self._game.meta.cooperative)
+
     def _repr_svg_(self) -> str:  # Jupyter
         return self.to_svg()
 
@@ -188,6 +334,8 @@ class Game(ABC):
     name: str = ""
     #: set-up parameters that are not rule options, with their defaults
     setup_params: dict[str, Any] = {}
+    #: the reasons a game can end (``State.outcome().termination``), in the game's own words
+    terminations: tuple[str, ...] = ()
 
     def __init__(self, **params):
         self.params = dict(params)
@@ -219,6 +367,19 @@ class Game(ABC):
 
     def has_hidden_information(self) -> bool:
         return False
+
+    @property
+    def meta(self) -> GameMeta:
+        """The game's :class:`GameMeta` (its kind, sizes and bounds for these parameters)."""
+        meta = self.__dict__.get("_meta_cache")
+        if meta is None:
+            meta = self._meta()
+            self.__dict__["_meta_cache"] = meta
+        return meta
+
+    def _meta(self) -> GameMeta:
+        """The metadata of this game with its parameters (each game provides it)."""
+        raise NotImplementedError
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())

@@ -53,8 +53,13 @@ def winners_of(returns: Sequence[float], cooperative: bool = False) -> list[int]
 
 
 def is_cooperative(game) -> bool:
-    """Whether all players share one result (Tanglung co-op): then a game is won or lost by all."""
-    return bool(getattr(game, "cooperative", False)) or game.name.endswith("-coop")
+    """Whether all players share one result (Tanglung co-op): then a game is won or lost by all.
+    The game's metadata says so (identical utility, more than one player); an object without
+    metadata may say it with a ``cooperative`` attribute."""
+    meta = getattr(game, "meta", None)
+    if meta is not None:
+        return bool(meta.cooperative)
+    return bool(getattr(game, "cooperative", False))
 
 
 def play_game(state, bots: Sequence, rng: random.Random, max_actions: int = MAX_ACTIONS,

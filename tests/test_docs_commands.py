@@ -30,9 +30,10 @@ SKIP = {"tanglekit serve": "starts a web server that runs until stopped (tests/t
 # Commands that need an optional extra: skipped when its module is not installed.
 EXTRAS = {"--executor dask": "dask.distributed", "--executor ray": "ray"}
 # Commands run without optional packages they would use when installed (by how they start), as
-# `.ci/run` runs them (it installs only the `test` extra): the `bench` extra's comparison tools
-# cost ~30 s of CPU in `bench exact_cover --quick`; tests/test_bench_startup.py runs them (their
-# rows against ours on small problems, and the documented command with them, slow).
+# `.ci/run` runs them (it installs the `test` and `interop` extras, not `bench`): the `bench`
+# extra's comparison tools cost ~30 s of CPU in `bench exact_cover --quick`;
+# tests/test_bench_startup.py runs them (their rows against ours on small problems, and the
+# documented command with them, slow).
 WITHOUT = {"tanglekit bench": ("xcover", "exact_cover_py", "exact_cover")}
 
 

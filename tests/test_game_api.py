@@ -173,6 +173,27 @@ def _check_step(game, state, rng: random.Random, full: bool, policy=None) -> int
     return action
 
 
+def _check_outcome(game, state, played: list[int]) -> None:
+    """The end agrees with the game's metadata: a declared termination, the returns within the
+    utility bounds and of the declared kind, every action below the bounds."""
+    meta = game.meta
+    out = state.outcome()
+    assert out is not None and out.termination in meta.terminations
+    assert list(out.returns) == state.returns()
+    assert len(played) <= meta.max_game_length
+    assert all(0 <= a < max(meta.num_distinct_actions, meta.max_chance_outcomes) for a in played)
+    assert all(meta.min_utility <= r <= meta.max_utility for r in out.returns)
+    if meta.utility_sum is not None:
+        assert sum(out.returns) == pytest.approx(meta.utility_sum)
+    if meta.utility == "identical":
+        assert len(set(out.returns)) == 1
+    winners = set(out.winners)
+    if meta.num_players > 1 and not meta.cooperative:
+        assert all(out.returns[p] > out.returns[q] for p in winners for q in range(meta.num_players) if q not in winners)
+    else:
+        assert winners in (set(), set(range(meta.num_players)))
+
+
 @pytest.mark.parametrize("name", game_names())
 def test_random_playouts(name):
     game = load_game(name, **PARAMS.get(name, {}))
@@ -190,6 +211,7 @@ def test_random_playouts(name):
         policy, policy_seeds = POLICY.get(name, (None, ()))
         policy = policy if seed in policy_seeds else None
         while not state.is_terminal() and len(played) < cap:
+            assert state.outcome() is None
             played.append(_check_step(game, state, rng, _full(len(played)), policy))
         assert state.history() == played
         assert str(state) and state.to_svg().lstrip().startswith("<svg")
@@ -206,6 +228,7 @@ def test_random_playouts(name):
         returns = state.returns()
         assert len(returns) == n and all(isinstance(r, float) for r in returns)
         assert returns == _expected_returns(name, state)
+        _check_outcome(game, state, played)
         data = json.loads(json.dumps(state.to_json()))
         assert game.state_from_json(data).returns() == returns
 
@@ -345,3 +368,69 @@ def test_generated_puzzles_start_games():
     state = load_game("tangle").new_initial_state_from(t)
     assert state.engine.scores == t["scores"] and state.current_player() == t["to_move"]
     assert len(state.engine.moves) == len(t["moves"]) and state.history() == []
+
+
+# (players, distinct actions, longest game, utility, chance mode) of every game with default parameters
+META = {
+    "zangle-solo": (1, 33672, 51, "general-sum", "sampled stochastic"),
+    "zangle-turn": (2, 1024 + 61 + 128 * (2**62 - 1) + 1, 1688, "general-sum", "sampled stochastic"),
+    "zangle-speed": (2, 1024 + 61 + 128 * (2**62 - 1) + 1, 60_000, "general-sum", "sampled stochastic"),
+    "tanglung-solo": (1, 16, 200, "general-sum", "sampled stochastic"),
+    "tanglung-coop": (2, 16, 200, "identical", "sampled stochastic"),
+    "tanglung-duel": (2, 288, 1400, "zero-sum", "sampled stochastic"),
+    "qango": (2, 36, 36, "zero-sum", "deterministic"),
+    "zinga": (2, 4600, 12_026, "zero-sum", "explicit stochastic"),
+    "tangle": (2, 4009, 118, "zero-sum", "deterministic"),
+}
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_metadata(name):
+    from dataclasses import FrozenInstanceError
+
+    game = load_game(name)
+    meta = game.meta
+    assert meta is game.meta and meta.name == name and meta.num_players == game.num_players()
+    assert (meta.num_players, meta.num_distinct_actions, meta.max_game_length, meta.utility,
+            meta.chance_mode) == META[name]
+    assert meta.dynamics == "sequential" and meta.reward_model == "terminal" and meta.length_bound
+    assert (meta.chance_mode == "explicit stochastic") == game.has_chance() == (meta.max_chance_outcomes > 0)
+    assert (meta.information == "imperfect") == game.has_hidden_information() or name.startswith("zangle-")
+    assert json.loads(json.dumps(meta.to_json()))["utility"] == meta.utility.value
+    with pytest.raises(FrozenInstanceError):
+        meta.num_players = 3  # type: ignore[misc]
+
+
+def test_metadata_follows_the_parameters():
+    assert load_game("qango", board="7").meta.max_game_length == 40  # QANGO 7 is a draw after 40 counters
+    assert load_game("qango", board="7").meta.num_distinct_actions == 49
+    assert load_game("zinga", players=3).meta.utility == "general-sum"
+    assert load_game("tangle", players=4, partners=True).meta.utility == "zero-sum"
+    assert load_game("tangle", players=3).meta.utility == "general-sum"
+    assert load_game("tanglung-solo", max_turns=60).meta.max_game_length == 60
+    assert load_game("zangle-turn", rounds=1, max_turns=5).meta.max_game_length == 2 * 2 * 5
+    assert load_game("zangle-solo", piles=6).meta.max_game_length == 2 * 15 + 7 + 35
+
+
+def test_cooperative_from_metadata():
+    """The match runner asks the metadata whether a game is co-operative (not its name)."""
+    from tanglekit.solver.match import is_cooperative
+
+    assert [n for n in game_names() if is_cooperative(load_game(n))] == ["tanglung-coop"]
+    assert load_game("tanglung-coop").meta.cooperative and not load_game("tanglung-solo").meta.cooperative
+
+
+def test_outcome_reasons():
+    # X takes a corner triple of QANGO 6 while O plays far away
+    game = load_game("qango")
+    state = game.new_initial_state()
+    for text in ("0,0", "5,5", "0,1", "5,4", "1,0"):
+        state.apply_string(text)
+        if state.is_terminal():
+            break
+    assert state.outcome() is not None and state.outcome().termination == "pattern"
+    assert state.outcome().winner == 0 and state.outcome().winners == (0,)
+    solo = load_game("tanglung-solo", max_turns=3).new_initial_state(seed=1)
+    while not solo.is_terminal():
+        solo.apply_action(solo.legal_actions()[0])
+    assert solo.outcome().termination in ("move limit", "stuck", "all lit")

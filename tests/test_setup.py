@@ -86,7 +86,7 @@ def readme_setup_commands() -> tuple[str, str]:
 
 
 def test_readme_setup_commands_are_the_two_known_ones():
-    assert readme_setup_commands() == ('pip install . && tanglekit demo', 'pip install -e ".[test]" && python -m pytest')
+    assert readme_setup_commands() == ('pip install . && tanglekit demo', 'pip install -e ".[test,interop]" && python -m pytest')
 
 
 # The inner test run of the second command: a few tests that import the package and run a kernel

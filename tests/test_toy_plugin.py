@@ -1,6 +1,7 @@
 """A sixth game, Nim, registered from tests/ as a plugin works everywhere a game is used: the API
-conformance checks, ``tanglekit play``, ``match``, ``bots``, hints and ``serve``'s play page, with
-no edit outside its own files (issue 24)."""
+conformance checks, ``tanglekit play``, ``match``, ``bots``, hints, ``serve``'s play page and the
+OpenSpiel and PettingZoo adapters with their own test suites, with no edit outside its own files
+(issue 24)."""
 
 import json
 import random
@@ -48,6 +49,8 @@ def test_api_conformance(nim):
         while not state.is_terminal():
             played.append(_check_step(game, state, rng, True))
         assert state.history() == played and state.current_player() == TERMINAL
+        assert state.outcome().termination in game.meta.terminations
+        assert len(played) <= game.meta.max_game_length
         # whoever took the last counter wins; players alternate from player 0
         last = (len(played) - 1) % 2
         assert state.returns() == [1.0 if p == last else -1.0 for p in range(2)]
@@ -94,3 +97,18 @@ def test_served_play_page(nim):
         httpd.shutdown()
         httpd.server_close()
         thread.join(5)
+
+
+def test_openspiel_and_pettingzoo_suites(nim):
+    pyspiel = pytest.importorskip("pyspiel")
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+
+    from tanglekit.games import openspiel, pettingzoo
+    from test_interop import _mcts_game
+
+    assert "tanglekit_nim" in openspiel.register(["nim"])
+    game = pyspiel.load_game("tanglekit_nim")
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+    assert _mcts_game(pyspiel, game).is_terminal()
+    api_test(pettingzoo.env("nim"), num_cycles=30, verbose_progress=False)

@@ -11,7 +11,8 @@ import random
 from functools import reduce
 
 from tanglekit.errors import FormatError, RuleError
-from tanglekit.games.api import TERMINAL, EngineState, Game, check_json_game, replay_from_json, split_params
+from tanglekit.games.api import (TERMINAL, ChanceMode, EngineState, Game, GameMeta, Information, Utility,
+                                 check_json_game, replay_from_json, split_params)
 from tanglekit.games.plugin import BotSpec, GamePlugin, Picture
 from tanglekit.solver.bots import Bot, Hint, RandomBot, with_strong
 
@@ -45,6 +46,9 @@ class NimState(EngineState):
 
     def _snapshot(self):
         return list(self.engine)
+
+    def _termination(self) -> str:
+        return "last counter taken"
 
     def action_to_string(self, action: int) -> str:
         return f"take {action % 16} from {action // 16 + 1}"
@@ -86,6 +90,13 @@ class Nim(Game):
 
     def num_players(self) -> int:
         return 2
+
+    def _meta(self) -> GameMeta:
+        return GameMeta(name=self.name, num_players=2, num_distinct_actions=16 * len(self.piles),
+                        max_game_length=max(sum(self.piles), 1), length_bound="rules: a counter or more a move",
+                        utility=Utility.ZERO_SUM, min_utility=-1.0, max_utility=1.0,
+                        chance_mode=ChanceMode.DETERMINISTIC, information=Information.PERFECT,
+                        terminations=("last counter taken",))
 
     def _start(self, seed: int, start) -> NimState:
         piles = list(self.piles if start is None else start)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 
 from ...errors import FormatError, InvalidMoveError, RuleError
-from ..api import TERMINAL, EngineState, Game, replay_from_json
+from ..api import TERMINAL, ChanceMode, EngineState, Game, GameMeta, Information, Utility, replay_from_json
 from .position import Game as QangoEngine, Position, QangoOptions, parse_position, position_from_json
 from .svg import board_svg
 
@@ -87,6 +87,12 @@ class QangoState(EngineState):
             return f"cell {r},{c} is free, but the opening rule allows the first counter only on {allowed}"
         return None
 
+    def _termination(self) -> str:
+        p = self.engine.position
+        if p.winner() is not None:
+            return "pattern"
+        return "board full" if not p.empty_mask() else "counter limit"
+
     def _snapshot(self):
         # the form states were saved with before position files had a tag: saved states keep replaying
         p = self.engine.position
@@ -109,6 +115,7 @@ class Qango(Game):
     """QANGO for two players on a built-in or file board."""
 
     name = "qango"
+    terminations = ("pattern", "board full", "counter limit")
 
     def __init__(self, **params):
         super().__init__(**params)
@@ -118,6 +125,14 @@ class Qango(Game):
 
     def num_players(self) -> int:
         return 2
+
+    def _meta(self) -> GameMeta:
+        b = self.board
+        return GameMeta(
+            name=self.name, num_players=2, num_distinct_actions=b.n_cells, max_game_length=b.limit,
+            length_bound="rules: one counter per move, a draw at the counter limit or a full board",
+            utility=Utility.ZERO_SUM, min_utility=-1.0, max_utility=1.0, chance_mode=ChanceMode.DETERMINISTIC,
+            information=Information.PERFECT, terminations=self.terminations)
 
     def _start(self, seed: int, start) -> QangoState:
         pos = None

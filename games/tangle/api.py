@@ -11,7 +11,7 @@ lead, -1 for the others.
 from __future__ import annotations
 
 from ...errors import RuleError
-from ..api import TERMINAL, EngineState, Game, replay_from_json, split_params
+from ..api import TERMINAL, ChanceMode, EngineState, Game, GameMeta, Information, Utility, replay_from_json, split_params
 from .board import Board, PieceSet
 from .engine import PASS, TangleState, cached_game, load_state
 from .svg import svg_position
@@ -104,6 +104,12 @@ class TangleApiState(EngineState):
             return f"that {kind.name} does not touch any piece on the board (pieces connect when they {how})"
         return None
 
+    def _termination(self) -> str:
+        e, g = self.engine, self.engine.game
+        if e.passes >= g.n_players:
+            return "stuck"
+        return "target score" if max(e.scores) >= g.options.target_score else "out of pieces"
+
     def _snapshot(self):
         e = self.engine
         return {"scores": list(e.scores), "to_move": e.to_move, "turns_left": e.turns_left, "over": e.over,
@@ -123,6 +129,7 @@ class Tangle(Game):
 
     name = "tangle"
     setup_params = {"players": 2, "board": "tangle-default", "pieces": "tangle-default"}
+    terminations = ("target score", "out of pieces", "stuck")
 
     def __init__(self, **params):
         super().__init__(**params)
@@ -138,6 +145,22 @@ class Tangle(Game):
 
     def num_players(self) -> int:
         return self.engine_game.n_players
+
+    def _meta(self) -> GameMeta:
+        # L <= P placements (P: every player's pieces); a pass is legal only without a placement
+        # and n passes in a row end the game, so each of the L + 1 runs of passes between
+        # placements is < n long but the last: n * (P + 1) actions at most
+        g = self.engine_game
+        n = g.n_players
+        pieces = n * sum(k.count for k in g.pieces.kinds)
+        teams = len(set(g.team_of))
+        return GameMeta(
+            name=self.name, num_players=n, num_distinct_actions=g.n_placements + 1,
+            max_game_length=n * (pieces + 1),
+            length_bound="rules: every piece placed once, fewer than n passes in a row between placements",
+            utility=Utility.ZERO_SUM if teams == 2 else Utility.GENERAL_SUM, min_utility=-1.0, max_utility=1.0,
+            chance_mode=ChanceMode.DETERMINISTIC, information=Information.PERFECT,
+            terminations=self.terminations)
 
     def _start(self, seed: int, start) -> TangleApiState:
         engine = self.engine_game.new_state()

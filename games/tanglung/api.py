@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ...errors import FormatError, InvalidMoveError, RuleError
 from ...jsonio import short
-from ..api import TERMINAL, EngineState, Game, replay_from_json, split_params
+from ..api import TERMINAL, ChanceMode, EngineState, Game, GameMeta, Information, Utility, replay_from_json, split_params
 from .cards import EMPTY, KINDS, ROOSTER, CardSet, load_card_set
 from .duel import REENTER, SETUP, DuelGame, describe_action, parse_action
 from .layout import N_CELLS, Layout, idx, random_layout, rc
@@ -168,6 +168,12 @@ class TanglungSoloState(EngineState):
     def _snapshot(self):
         return self.engine.to_json()
 
+    def _termination(self) -> str:
+        e = self.engine
+        if e.is_won():
+            return "all lit"
+        return "stuck" if not e.legal_moves() else "move limit"
+
     def __str__(self) -> str:
         e = self.engine
         return e.render_text() + f"\n{e.dark_count()} dark, {len(e.log)} moves" + (
@@ -185,9 +191,21 @@ class TanglungSolo(_TanglungGame):
 
     name = "tanglung-solo"
     boxes = 1
+    terminations = ("all lit", "stuck", "move limit")
 
     def num_players(self) -> int:
         return self.boxes
+
+    def _meta(self) -> GameMeta:
+        # a matchbox may walk back and forth for ever (a move onto a lit card flips one dark):
+        # the engine ends the game after max_turns moves
+        return GameMeta(
+            name=self.name, num_players=self.boxes, num_distinct_actions=N_CELLS,
+            max_game_length=self.options.max_turns,
+            length_bound=f"engine cap: max_turns={self.options.max_turns} moves",
+            utility=Utility.IDENTICAL if self.boxes > 1 else Utility.GENERAL_SUM, min_utility=0.0,
+            max_utility=1.0, chance_mode=ChanceMode.SAMPLED, information=Information.PERFECT,
+            terminations=self.terminations)
 
     def _layout_from_seed(self, seed: int) -> Layout:
         return random_layout(seed, self.card_set, self.options.not_so_zen)
@@ -352,6 +370,9 @@ class TanglungDuelState(EngineState):
         d["match"] = self.engine.match.to_json()
         return d
 
+    def _termination(self) -> str:
+        return "two matches won" if self.engine.winner is not None else "match limit"
+
     def observation_string(self, player: int) -> str:
         m = self.engine.match
         view = m.observation(player)
@@ -392,9 +413,22 @@ class TanglungDuel(_TanglungGame):
 
     name = "tanglung-duel"
     setup_params = {"cards": None, "first_starter": 0}
+    terminations = ("two matches won", "match limit")
 
     def num_players(self) -> int:
         return 2
+
+    def _meta(self) -> GameMeta:
+        # a match can last for ever (matchboxes walking lit cards) and drawn matches do not
+        # count: the engine draws a match after max_turns turns and ends the game after
+        # max_matches matches
+        o = self.options
+        return GameMeta(
+            name=self.name, num_players=2, num_distinct_actions=_ROOSTER + 16 * N_CELLS,
+            max_game_length=o.max_matches * o.max_turns,
+            length_bound=f"engine caps: max_matches={o.max_matches} matches of max_turns={o.max_turns} turns",
+            utility=Utility.ZERO_SUM, min_utility=-1.0, max_utility=1.0, chance_mode=ChanceMode.SAMPLED,
+            information=Information.IMPERFECT, terminations=self.terminations)
 
     def has_hidden_information(self) -> bool:
         return True

@@ -16,11 +16,11 @@ from __future__ import annotations
 import re
 
 from ...errors import FormatError, IllegalMoveError, InvalidMoveError, RuleError, TanglekitError
-from ..api import EngineState, Game, replay_from_json, split_params
+from ..api import ChanceMode, EngineState, Game, GameMeta, Information, Utility, replay_from_json, split_params
 from .cards import Card, Deck, default_deck, load_deck
-from .engine import Action, GameState
+from .engine import Action, GameState, RoundScoredGame
 from .rules import ZangleOptions
-from .solo import MIDDLE as SOLO_MIDDLE, SoloGame
+from .solo import DRAW_PILE, MIDDLE as SOLO_MIDDLE, SoloGame
 from .speed import SpeedGame
 from .turn import MIDDLE as TURN_MIDDLE, TurnGame
 
@@ -323,6 +323,19 @@ class ZangleState(EngineState):
     def _snapshot(self):
         return self.engine.to_json()
 
+    def _termination(self) -> str:
+        e = self.engine
+        if isinstance(e, SoloGame):
+            return "tableau cleared" if e.outcome == "win" else "stuck"
+        assert isinstance(e, RoundScoredGame)
+        return "bonus round" if e.bonus is not None else "fewest points"
+
+    def _winners(self, returns) -> tuple[int, ...]:
+        e = self.engine
+        if not isinstance(e, RoundScoredGame):
+            return super()._winners(returns)
+        return tuple(sorted(e.winners))  # a tie that no bonus round can break: several winners
+
     def observation_string(self, player: int) -> str:
         """The face-up cards and the sizes of the face-down piles (what every player sees)."""
         e = self.engine
@@ -390,13 +403,35 @@ class _ZangleGame(Game):
         return replay_from_json(self, data, self._start)
 
 
+def zangle_codes(places: int) -> int:
+    """Action ints below this bound, with at most ``places`` card places on the table."""
+    return ZANGLE_BASE + (places - 1) + _PLACE_BITS * ((1 << places) - 1) + 1
+
+
 class ZangleSolo(_ZangleGame):
     """Solo Zangle: clear the tableau (returns 1.0 for a win, 0.0 for a loss)."""
 
     name = "zangle-solo"
+    terminations = ("tableau cleared", "stuck")
 
     def num_players(self) -> int:
         return 1
+
+    def _meta(self) -> GameMeta:
+        # The seeded deal: DRAW_PILE cards (MIDDLE of them face up) and piles of 1..p cards.
+        # Every Zangle takes at least two cards out of play, a "skip" follows a Zangle, a discard
+        # uses up at least one of the DRAW_PILE - MIDDLE face-down draw cards, and a fill moves a
+        # card from height >= 1 of its pile to height 0 (heights never grow), so fills are at
+        # most the sum of the heights at the start: p(p+1)(p-1)/6.
+        p = self.options.piles
+        cards = DRAW_PILE + p * (p + 1) // 2
+        length = 2 * (cards // 2) + (DRAW_PILE - SOLO_MIDDLE) + (p - 1) * p * (p + 1) // 6
+        return GameMeta(
+            name=self.name, num_players=1, num_distinct_actions=zangle_codes(SOLO_MIDDLE + p),
+            max_game_length=length, utility=Utility.GENERAL_SUM, min_utility=0.0, max_utility=1.0,
+            chance_mode=ChanceMode.SAMPLED, information=Information.IMPERFECT, terminations=self.terminations,
+            length_bound="rules: each Zangle takes 2+ cards, a skip follows a Zangle, a discard uses a draw "
+                         "card, a fill lowers a card in its pile")
 
     def new_initial_state_from(self, instance) -> ZangleState:
         """From a solo layout ``{"middle": [ids], "draw": [ids], "piles": [[ids], ...]}`` (or any
@@ -413,6 +448,18 @@ class ZangleSolo(_ZangleGame):
         return self._start(0, layout)
 
 
+def _round_meta(game: _ZangleGame, n: int, length: int, how: str) -> GameMeta:
+    """Metadata of the turn and speed games: a Zangle's places are the middle and the player's
+    own face-up cards, at most every card of the deck and at most the finder's MAX_CARDS."""
+    from .moves import MAX_CARDS
+
+    return GameMeta(
+        name=game.name, num_players=n, num_distinct_actions=zangle_codes(min(len(game.deck), MAX_CARDS)),
+        max_game_length=length, utility=Utility.GENERAL_SUM, min_utility=-1.0, max_utility=1.0,
+        chance_mode=ChanceMode.SAMPLED, information=Information.IMPERFECT, terminations=game.terminations,
+        length_bound=how)
+
+
 def _cid(c) -> str:
     return c.id if isinstance(c, Card) else str(c)
 
@@ -424,9 +471,27 @@ class ZangleTurn(_ZangleGame):
     setup_params = {"deck": None, "players": 2, "rounds": 3}
     engine_class = TurnGame
     start_key = "position"
+    terminations = ("fewest points", "bonus round")
 
     def num_players(self) -> int:
         return int(self.setup["players"])
+
+    def _meta(self) -> GameMeta:
+        # A turn is at most 2 actions (draw, then Zangle or pass) and a round ends after
+        # max_turns turns (the engine's cap). With stalemate_end the rules bound a round too:
+        # at most D turns draw (D = cards in the deck), at most Z = D // 2 turns build a Zangle
+        # (each takes 2+ cards), and the other turns pass with the middle pile empty: fewer than
+        # one cycle (n turns) of them in a row, or the round ends, so at most (Z + 1) * n.
+        # Rounds: `rounds` plus one bonus round on a tie.
+        n, deck = self.num_players(), len(self.deck)
+        per_round = 2 * self.options.max_turns
+        how = f"engine cap: max_turns={self.options.max_turns} turns of <= 2 actions per round"
+        if self.options.stalemate_end:
+            rules = 2 * deck + deck // 2 + (deck // 2 + 1) * n
+            if rules < per_round:
+                per_round, how = rules, "rules: draws <= deck, Zangles <= deck/2, < n passes in a row"
+        rounds = int(self.setup["rounds"]) + 1
+        return _round_meta(self, n, rounds * per_round, f"{how}; {rounds - 1} rounds + a bonus round")
 
     def new_initial_state_from(self, instance) -> ZangleState:
         """From a deal (a ``Deal`` or deal-file JSON: ``own`` is player 0, then ``others``); the
@@ -446,9 +511,18 @@ class ZangleSpeed(_ZangleGame):
     name = "zangle-speed"
     setup_params = {"deck": None, "players": 2, "rounds": 5, "skills": None, "model": None}
     engine_class = SpeedGame
+    terminations = ("fewest points", "bonus round")
 
     def num_players(self) -> int:
         return int(self.setup["players"])
+
+    def _meta(self) -> GameMeta:
+        # "wait" is always legal, so only the engine's cap ends a round of waiting: a round ends
+        # after max_turns events (actions); `rounds` rounds plus one bonus round on a tie.
+        rounds = int(self.setup["rounds"]) + 1
+        return _round_meta(self, self.num_players(), rounds * self.options.max_turns,
+                           f"engine cap: max_turns={self.options.max_turns} actions per round; "
+                           f"{rounds - 1} rounds + a bonus round")
 
     def _kwargs(self) -> dict:
         return {k: v for k, v in self.setup.items() if k != "deck" and v is not None}

@@ -25,9 +25,10 @@ import copy
 from dataclasses import replace
 
 from ...errors import InvalidMoveError, RuleError
-from ..api import CHANCE, TERMINAL, EngineState, Game, replay_from_json, split_params
+from ..api import (CHANCE, TERMINAL, ChanceMode, EngineState, Game, GameMeta, Information, Utility, replay_from_json,
+                   split_params)
 from .engine import Move, ZingaGame
-from .rules import COLOURS, N_CODES, ZingaOptions, name_of
+from .rules import BLUE9, COLOURS, LINE_MASKS, N_CODES, ZingaOptions, name_of
 from .sheet import Sheet, load_sheets, sheets_from_json, sheets_to_json
 
 PASS, GO, STOP, CANCEL, ACCEPT, TAKE, SILENT, BONUS_SKIP = range(8)
@@ -292,6 +293,13 @@ class ZingaState(EngineState):
         """The end (or the state of play) in words: who won and why, who is out and why."""
         return self.engine.game.outcome_text()
 
+    def _termination(self) -> str:
+        g = self.engine.game
+        if g.winner is not None:
+            ticked = g.players[g.winner].ticked
+            return "line" if any(m & ticked == m for m in LINE_MASKS) else "last player standing"
+        return "all out" if not any(ps.alive for ps in g.players) else "roll limit"
+
     def _snapshot(self):
         g = self.engine.game
         return {"phase": g.phase, "turn": g.turn, "active": g.active, "dice": list(g.dice or self.engine.dice),
@@ -356,6 +364,7 @@ class Zinga(Game):
 
     name = "zinga"
     setup_params = {"players": 2, "sheets": None, "first": 0}
+    terminations = ("line", "last player standing", "all out", "roll limit")
 
     def __init__(self, **params):
         super().__init__(**params)
@@ -374,6 +383,22 @@ class Zinga(Game):
 
     def has_chance(self) -> bool:
         return True
+
+    def _meta(self) -> GameMeta:
+        # Per roll (at most max_turns rolls, the engine's cap: then a draw): at most n "ready"s,
+        # 6 dice, n race decisions (passes, or passes and one call), then at most 2 more (STOP /
+        # go, then a bonus tick or the third-blunder decision). Over the whole game: announces
+        # (each adds a line of the 12 to the player's announced ones, which never shrink) and
+        # takes (one per ticked blue 9 cell).
+        n = self.num_players()
+        blue9 = sum(c == BLUE9 for s in self.sheets for c in s.codes)
+        rolls = self.options.max_turns
+        return GameMeta(
+            name=self.name, num_players=n, num_distinct_actions=CORRECT + 60 * N_CODES,
+            max_chance_outcomes=DIE + 7, max_game_length=rolls * (2 * n + 8) + len(LINE_MASKS) * n + blue9,
+            length_bound=f"engine cap: max_turns={rolls} rolls of <= 2n + 8 actions, plus announces and takes",
+            utility=Utility.ZERO_SUM if n == 2 else Utility.GENERAL_SUM, min_utility=-1.0, max_utility=1.0,
+            chance_mode=ChanceMode.EXPLICIT, information=Information.PERFECT, terminations=self.terminations)
 
     def _start(self, seed: int, start) -> ZingaState:
         sheets = self.sheets if start is None else sheets_from_json(start, "start")
