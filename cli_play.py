@@ -53,7 +53,8 @@ def play(
 ) -> None:
     """Play any game in the terminal: a drawn board, numbered moves or the game's notation,
     `undo`, `hint`, `moves`, `quit`. Example: tanglekit play qango --bots human,strong."""
-    from .generators.play import PlaySession, default_seats, resolve_start
+    from .play.session import PlaySession, default_seats
+    from .play.start import resolve_start
     from .limits import check_count, check_number
 
     seed = check_number("--seed", seed, minimum=0, maximum=2**63 - 1, integer=True, allow_none=False)
@@ -109,7 +110,7 @@ def match(
     from .games import game_names
     from .jsonio import short
     from .limits import check_count, check_number
-    from .solver.match import run_match
+    from .play.match import run_match
 
     games = check_count(games, "--games", maximum=100_000)
     seed = check_number("--seed", seed, minimum=0, maximum=2**63 - 1, integer=True, allow_none=False)
@@ -130,7 +131,7 @@ def replay(
     as_json: bool = typer.Option(False, "--json", help="Print {game, moves, over, returns}."),
 ) -> None:
     """Replay a play log, checking every move with the engine; prints the final position."""
-    from .generators.play import read_log, replay_log
+    from .play.start import read_log, replay_log
 
     data, where = read_log(str(log))
     st = replay_log(data, where)
@@ -149,7 +150,7 @@ def _verdict(st) -> str:
     sentence (Zinga: who won and why, who is out and why)."""
     if hasattr(st, "outcome_text"):
         return st.outcome_text()
-    from .solver.match import is_cooperative, winners_of
+    from .play.match import is_cooperative, winners_of
 
     w = winners_of(st.returns(), is_cooperative(st.get_game()))
     if st.num_players() == 1 or is_cooperative(st.get_game()):
@@ -163,7 +164,7 @@ def bots_cmd(
 ) -> None:
     """The games and their bot strengths. Example: tanglekit bots qango."""
     from .games import game_names
-    from .solver.bots import strengths
+    from .play.bots import strengths
 
     names = [game] if game else game_names()
     table = {g: strengths(g) for g in names}

@@ -22,8 +22,8 @@ from ..errors import BotError, FormatError, RuleError
 
 if TYPE_CHECKING:  # types only: the generic play layer sits above this module
     from ..generators.ids import Instance, ParsedId
-    from ..generators.play import Start
-    from ..solver.bots import Bot, Hint
+    from ..play.start import Start
+    from ..play.bots import Bot, Hint
     from .api import Game, State
 
 __all__ = ["BotSpec", "GamePlugin", "Picture", "bot_table", "family_of", "game_names", "load_game", "plugin",

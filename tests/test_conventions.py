@@ -215,7 +215,8 @@ def test_zinga_end_is_a_sentence_not_a_vector():
     assert "[" not in end and "1.0" not in end and "returns" not in end
     assert str(st).splitlines()[0] == end
 
-    from tanglekit.generators.play import PlaySession, Start
+    from tanglekit.play.session import PlaySession
+    from tanglekit.play.start import Start
 
     s = PlaySession(Start("zinga", st), ["random", "random"], 0)
     assert s.result().startswith("game over: ") and "returns" not in s.result() and "[" not in s.result()

@@ -414,7 +414,7 @@ def test_metadata_follows_the_parameters():
 
 def test_cooperative_from_metadata():
     """The match runner asks the metadata whether a game is co-operative (not its name)."""
-    from tanglekit.solver.match import is_cooperative
+    from tanglekit.play.match import is_cooperative
 
     assert [n for n in game_names() if is_cooperative(load_game(n))] == ["tanglung-coop"]
     assert load_game("tanglung-coop").meta.cooperative and not load_game("tanglung-solo").meta.cooperative

@@ -1,8 +1,8 @@
 """Layers point one way, and games are plugins (issues 14 and 24).
 
 Generic modules form layers: base (errors, jsonio, limits...) -> shapes -> games (the game API
-and the plugin registry) -> solver (exact cover, tiling, search frameworks, bots, match) ->
-generators (IDs, play sessions, executors) -> cli / web / benchmarks. Each game family (a
+and the plugin registry) -> solver (exact cover, tiling, parallel search) -> generators (IDs,
+executors, booklets) -> play (bots, match, starts, play sessions) -> cli / web / benchmarks. Each game family (a
 package ``games/<family>/`` with a ``plugin.py``, and its modules not yet moved there:
 ``solver/<family>_*.py``, ``generators/<family>.py``, ``cli_<family>.py``,
 ``benchmarks/<family>.py``) sits beside them: it may import any generic module and its own
@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # Rank of each layer; the package root's plain modules (errors, jsonio, limits) sit below all.
 # The web app and the benchmarks sit beside the CLI at the top (`tanglekit bench` runs the
 # benchmark scripts, `tanglekit serve` the web app).
-RANK = {"base": 0, "shapes": 1, "games": 2, "solver": 3, "generators": 4, "web": 5, "cli": 5,
-        "benchmarks": 5}
+RANK = {"base": 0, "shapes": 1, "games": 2, "solver": 3, "generators": 4, "play": 5, "web": 6, "cli": 6,
+        "benchmarks": 6}
 
 
 @functools.lru_cache(maxsize=None)

@@ -29,7 +29,7 @@ def run(*args, rc=0, stdin=None):
 # --- bot registry ---------------------------------------------------------------------------------
 def test_every_game_has_random_and_strong_bots():
     from tanglekit.games import game_names
-    from tanglekit.solver.bots import bot_names
+    from tanglekit.play.bots import bot_names
 
     for g in game_names():
         names = bot_names(g)
@@ -37,7 +37,7 @@ def test_every_game_has_random_and_strong_bots():
 
 
 def test_unknown_bot_names_one_error_listing_the_valid_ones():
-    from tanglekit.solver.bots import BotError, make_bot
+    from tanglekit.play.bots import BotError, make_bot
 
     with pytest.raises(BotError, match="expected one of random, greedy, perfect"):
         make_bot("tanglung-solo", "genius")
@@ -49,7 +49,7 @@ def test_unknown_bot_names_one_error_listing_the_valid_ones():
 
 # --- match runner -------------------------------------------------------------------------------
 def test_sample_chance_follows_the_probabilities():
-    from tanglekit.solver.match import sample_chance
+    from tanglekit.play.match import sample_chance
 
     class Dice:
         def chance_outcomes(self):
@@ -62,7 +62,7 @@ def test_sample_chance_follows_the_probabilities():
 
 
 def test_match_is_deterministic_for_a_seed_and_rotates_seats():
-    from tanglekit.solver.match import run_match
+    from tanglekit.play.match import run_match
 
     a = run_match("tanglung-duel", ["greedy", "random"], games=4, seed=3).to_json()
     b = run_match("tanglung-duel", ["greedy", "random"], games=4, seed=3).to_json()
@@ -81,8 +81,8 @@ def test_tanglung_perfect_bot_wins_exactly_when_the_solver_says_so():
     """The perfect solo bot plays a shortest tour: it wins in exactly the solver's fewest moves
     on every winnable seeded layout, and never wins an unwinnable one."""
     from tanglekit.games import load_game
-    from tanglekit.solver.bots import make_bot
-    from tanglekit.solver.match import play_game
+    from tanglekit.play.bots import make_bot
+    from tanglekit.play.match import play_game
     from tanglekit.games.tanglung.solo_search import solve_solo
 
     game = load_game("tanglung-solo")
@@ -133,7 +133,7 @@ def test_play_refuses_illegal_moves_and_undoes_and_hints():
 
 def test_hint_says_when_no_winning_line_exists():
     from tanglekit.games import load_game
-    from tanglekit.solver.bots import hint
+    from tanglekit.play.bots import hint
     from tanglekit.games.tanglung.solo_search import solve_solo
 
     game = load_game("tanglung-solo")
@@ -166,8 +166,8 @@ def test_zangle_bots_through_the_api_play_the_engines_own_games(mode):
     engine's own loop (games/zangle/play.py) plays, action for action."""
     from tanglekit.games import load_game
     from tanglekit.games.zangle.play import play_game as native_game
-    from tanglekit.solver.bots import make_bot
-    from tanglekit.solver.match import play_game
+    from tanglekit.play.bots import make_bot
+    from tanglekit.play.match import play_game
 
     players = 1 if mode == "solo" else 2
     for seed in range(2):
@@ -178,11 +178,11 @@ def test_zangle_bots_through_the_api_play_the_engines_own_games(mode):
 
 
 def test_zangle_solo_perfect_bot_wins_every_deal_the_solver_can_win():
-    from tanglekit.solver.match import run_match
+    from tanglekit.play.match import run_match
     from tanglekit.games.zangle.solo_search import SoloDeal, solve_deal
 
     from tanglekit.games import load_game
-    from tanglekit.solver.match import derive_seed
+    from tanglekit.play.match import derive_seed
 
     res = run_match("zangle-solo", ["perfect"], games=4, seed=0)
     game = load_game("zangle-solo")
@@ -196,7 +196,7 @@ def test_zangle_solo_perfect_bot_wins_every_deal_the_solver_can_win():
 def test_qango_perfect_first_player_wins_the_solved_board_in_11_plies():
     """QANGO 6 (standard opening) is a first-player win in 11 plies (docs/qango.md): the
     perfect bot as X wins every game against the search bot, never taking more plies."""
-    from tanglekit.solver.match import run_match
+    from tanglekit.play.match import run_match
 
     res = run_match("qango", ["perfect", "search"], games=2, seed=0, rotate=False)
     assert res.wins == [2, 0] and res.draws == 0
@@ -206,7 +206,7 @@ def test_qango_perfect_first_player_wins_the_solved_board_in_11_plies():
 @pytest.mark.parametrize("game,strong,games", [("tangle", "lookahead", 4), ("zinga", "perfect", 4),
                                                ("tanglung-duel", "pimc", 2)])
 def test_strong_bot_beats_random(game, strong, games):
-    from tanglekit.solver.match import run_match
+    from tanglekit.play.match import run_match
 
     res = run_match(game, [strong, "random"], games=games, seed=1)
     assert res.wins[0] == games, res.to_json()
@@ -214,8 +214,8 @@ def test_strong_bot_beats_random(game, strong, games):
 
 def test_tanglung_coop_perfect_pair_takes_the_solver_moves():
     from tanglekit.games import load_game
-    from tanglekit.solver.bots import make_bot
-    from tanglekit.solver.match import play_game
+    from tanglekit.play.bots import make_bot
+    from tanglekit.play.match import play_game
     from tanglekit.games.tanglung.coop import solve_coop
 
     st = load_game("tanglung-coop").new_initial_state(seed=3)
@@ -235,7 +235,7 @@ TANGLE_ID = ("tangle:players=2,board=tangle-default,pieces=tangle-default,min_po
 
 
 def test_play_zangle_challenge_to_solved():
-    from tanglekit.generators.play import resolve_start
+    from tanglekit.play.start import resolve_start
     from tanglekit.games.zangle.solo_search import load_solo_deal, solve_deal
 
     st = resolve_start(ZANGLE_ID).state
@@ -251,8 +251,8 @@ def test_play_zangle_challenge_to_solved():
 
 
 def test_play_qango_puzzle_to_solved_against_the_perfect_defender():
-    from tanglekit.generators.play import resolve_start
-    from tanglekit.solver.bots import hint, make_bot
+    from tanglekit.play.start import resolve_start
+    from tanglekit.play.bots import hint, make_bot
 
     st = resolve_start(QANGO_ID).state
     line = []
@@ -268,7 +268,7 @@ def test_play_qango_puzzle_to_solved_against_the_perfect_defender():
 
 
 def test_play_tangle_puzzle_to_solved():
-    from tanglekit.generators.play import resolve_start
+    from tanglekit.play.start import resolve_start
     from tanglekit.games.tangle.search import best_turn
 
     st = resolve_start(TANGLE_ID).state
@@ -299,7 +299,8 @@ def test_docs_play_examples_run(tmp_path, monkeypatch):
 def test_undo_does_not_reroll_the_dice():
     """Zinga rolls are chance nodes: after an undo the same dice come again (no re-roll by undo);
     the perfect reaction profile is deterministic, so the game replays action for action."""
-    from tanglekit.generators.play import PlaySession, resolve_start
+    from tanglekit.play.session import PlaySession
+    from tanglekit.play.start import resolve_start
 
     s = PlaySession(resolve_start("zinga", seed=2), ["human", "perfect"], seed=2)
     s.advance()

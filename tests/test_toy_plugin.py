@@ -57,7 +57,7 @@ def test_api_conformance(nim):
 
 
 def test_play_match_bots_and_hint(nim):
-    from tanglekit.solver.bots import hint
+    from tanglekit.play.bots import hint
 
     assert "perfect" in run("bots", "nim")
     # a person (player 0) against the perfect bot on (1, 2): 1 XOR 2 = 3, so player 0 wins by

@@ -56,7 +56,7 @@ def test_written_files_are_read_back(tmp_path):
         code, out2, err = run_cli(["zangle", "solo", "solve", source, "--json"])
         assert code == 0 and json.loads(out2)["solvable"] is True, (source, err)
     # tanglekit play takes the challenge file, starting the game at that deal
-    from tanglekit.generators.play import resolve_start
+    from tanglekit.play.start import resolve_start
 
     start = resolve_start(str(ch))
     assert start.game == "zangle-solo" and start.optimum == len(json.loads(out2)["line"])

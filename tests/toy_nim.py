@@ -14,7 +14,7 @@ from tanglekit.errors import FormatError, RuleError
 from tanglekit.games.api import (TERMINAL, ChanceMode, EngineState, Game, GameMeta, Information, Utility,
                                  check_json_game, replay_from_json, split_params)
 from tanglekit.games.plugin import BotSpec, GamePlugin, Picture
-from tanglekit.solver.bots import Bot, Hint, RandomBot, with_strong
+from tanglekit.play.bots import Bot, Hint, RandomBot, with_strong
 
 PILES = (3, 4, 5)
 

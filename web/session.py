@@ -1,7 +1,7 @@
 """The play and check logic behind the web pages, free of HTTP: a position is an ID (or game name)
 plus the actions played since its start, rebuilt and checked by the engine on every request.
 
-Starts come from ``generators.play.resolve_start`` (the same goals, optima and hints as
+Starts come from ``play.start.resolve_start`` (the same goals, optima and hints as
 ``tanglekit play``); the result dictionaries use the CLI's JSON keys.
 """
 
@@ -30,7 +30,7 @@ _CACHE_SIZE = 64
 
 def cached_start(spec: str, seed: int = 0):
     """A fresh copy of the start of ``spec`` (resolved once, then cloned)."""
-    from ..generators.play import resolve_start
+    from ..play.start import resolve_start
 
     if not spec or len(spec) > 4000:
         raise BadRequest("no ID given" if not spec else "ID too long")
@@ -77,7 +77,7 @@ def parse_moves(text: str | None) -> list[int]:
 def open_session(spec: str, moves: list[int], seed: int = 0, bots: str | None = None):
     """The PlaySession of ``spec`` with ``moves`` (every action since the start: the person's,
     the bots' and chance) replayed and checked; bots then move until a person is to move."""
-    from ..generators.play import PlaySession, default_seats
+    from ..play.session import PlaySession, default_seats
 
     start = cached_start(spec, seed)
     seats = default_seats(start, [b for b in (bots or "").split(",") if b.strip()] or None)
@@ -201,7 +201,7 @@ def undo(s) -> list[str]:
 
 def hint(s) -> dict:
     """The solver's next move of a winning line, or why there is none."""
-    from ..solver.bots import hint as solver_hint
+    from ..play.bots import hint as solver_hint
 
     st = s.state
     if s.finished():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...solver.bots import Bot, EngineBot, Hint, by_string, with_strong
+from ...play.bots import Bot, EngineBot, Hint, by_string, with_strong
 from ..plugin import BotSpec
 
 #: seconds a QANGO bot or hint may think per move

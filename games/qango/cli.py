@@ -520,8 +520,9 @@ def play_cmd(
     from ...errors import TanglekitError
     from .. import load_game
     from .api_bots import action_of, position_of
-    from ...generators.play import PlaySession, Start
-    from ...solver.bots import EngineBot
+    from ...play.session import PlaySession
+    from ...play.start import Start
+    from ...play.bots import EngineBot
 
     def agent(strength: str, seed: int) -> EngineBot:
         f = make_bot(strength, seed, think)

@@ -37,7 +37,7 @@ class QangoPlugin(GamePlugin):
 
     def start(self, inst, spec, params):
         """A puzzle: the person on the side to move against the perfect bot; a position: a game."""
-        from ...generators.play import Start
+        from ...play.start import Start
         from ..plugin import load_game
         from .board import BUILTIN_BOARDS
 

@@ -181,7 +181,8 @@ def play(
             raise TanglekitError(f"unknown player kind {short(n)}: expected human or one of {', '.join(BOTS)}")
     if any(b is None for b in seats):  # people at the table: the common terminal play
         from ...cli_play import run_session
-        from ...generators.play import PlaySession, Start
+        from ...play.session import PlaySession
+        from ...play.start import Start
         from .plugin import api_state as tangle_api_state
 
         st = tangle_api_state(s)
@@ -230,7 +231,7 @@ def play(
 
 def _api_bot(b):
     """A Tangle engine bot as a bot of the common protocol."""
-    from ...solver.bots import EngineBot
+    from ...play.bots import EngineBot
 
     return EngineBot(b.name, lambda st: st.action_of(b.choose(st.engine)))
 

@@ -40,7 +40,7 @@ class TanglePlugin(GamePlugin):
 
     def start(self, inst, spec, params):
         """A best-turn puzzle: one turn of the side to move against the strong bot."""
-        from ...generators.play import Start
+        from ...play.start import Start
         from .engine import state_from_json
 
         out = inst.value

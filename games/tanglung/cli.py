@@ -483,7 +483,8 @@ def play_cmd(
     # you against a bot: the common terminal play (`tanglekit play tanglung-duel --bots human,BOT`)
     from ...cli_play import run_session
     from .. import load_game
-    from ...generators.play import PlaySession, Start
+    from ...play.session import PlaySession
+    from ...play.start import Start
 
     game = load_game("tanglung-duel", **opts.to_json(), first_starter=first - 1)
     start = Start("tanglung-duel", game.new_initial_state(seed=seed))

@@ -45,7 +45,7 @@ class TanglungPlugin(GamePlugin):
 
     def start(self, inst, spec, params):
         """A solo game from the challenge's better Rooster (as the generator), its optimum known."""
-        from ...generators.play import Start
+        from ...play.start import Start
         from .solo_search import solve_solo
         from ..plugin import load_game
         from .cards import default_card_set

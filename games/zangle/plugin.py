@@ -46,7 +46,7 @@ class ZanglePlugin(GamePlugin):
 
     def start(self, inst, spec, params):
         """A solo game from the deal, the solver's winning line as its optimum."""
-        from ...generators.play import Start
+        from ...play.start import Start
         from .solo_search import solve_deal
         from ..plugin import load_game
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ...solver.bots import Bot, RandomBot, with_strong
+from ...play.bots import Bot, RandomBot, with_strong
 from ..plugin import BotSpec
 
 
