@@ -285,7 +285,7 @@ def _pass_safe(s: TangleState) -> bool:
 
 
 def _tile_cover(shape) -> list[int]:
-    from ..shapes.hexsides import side_tiles
+    from ..shapes.hexgrid import side_tiles
 
     count: dict = {}
     for c in shape.cells:

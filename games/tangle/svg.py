@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ...shapes.hexsides import side_xy, tile_center_xy, tile_polygon
+from ...shapes.hexgrid import side_xy, tile_center_xy, tile_polygon
 
 PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#e6a700")
 COLOUR_NAMES = ("red", "blue", "green", "yellow")  # players are numbered from 1 on sheets
@@ -42,7 +42,7 @@ def svg_position(game, state=None, highlight: list[int] | None = None, title: st
 
     ``labels`` writes each tile's ``col,row`` (as moves name tiles) and a key of side numbers;
     ``legend`` the players' colours, scores and pieces left; ``notes`` extra lines of text."""
-    from ...shapes.hexsides import axial_to_offset, tile_side
+    from ...shapes.hexgrid import axial_to_offset, tile_side
 
     b = game.board
     xs, ys = [], []
