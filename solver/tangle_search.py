@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ..errors import SolverError
 from ..games.tangle.engine import PASS, TangleState
+from ..shapes.hexgrid import side_tiles
 
 MODES = ("points", "safe")
 _NEG = (-1, -1)
@@ -285,8 +286,6 @@ def _pass_safe(s: TangleState) -> bool:
 
 
 def _tile_cover(shape) -> list[int]:
-    from ..shapes.hexgrid import side_tiles
-
     count: dict = {}
     for c in shape.cells:
         for t in side_tiles(c):
