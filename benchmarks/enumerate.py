@@ -54,7 +54,7 @@ def _oeis(known: list[int], n: int, count: int) -> str:
 
 def _table(lattice: str, top: int, ref_seconds: float) -> list[str]:
     from tanglekit.shapes.enumerate import _run_count, count_polyforms, reference_count_polyforms
-    from tanglekit.shapes.lattice import get_lattice
+    from tanglekit.shapes.registry import get_lattice
 
     lat = get_lattice(lattice)
     rows = []

@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import Annotated, Optional, Union
 
 from ..errors import FormatError, ShapeError
-from .lattice import MAX_COORD, get_lattice
+from ..jsonio import FORMATS, check_text_arg, expect_format, read_json_file, register_format, short, validate
+from .lattice import MAX_COORD
 from .polyform import Polyform
+from .registry import get_lattice
 
 MAX_REGION_CELLS = 20_000  # a 141 x 141 square; hexagon:57
 MAX_PIECES = 1_000
@@ -65,7 +67,7 @@ def free_polyforms(n: int, lattice: str = "triangle") -> list[Polyform]:
     """
     if n <= 7:
         return grow_free(n, lattice)
-    from .enumerate import iter_polyforms
+    from .enumerate import iter_polyforms  # start-up: the enumerator loads numpy and numba
 
     shapes = {Polyform(p.cells, lattice).canonical("free") for p in iter_polyforms(n, lattice, "free")}
     return sorted(shapes, key=lambda p: p.cells)
@@ -115,7 +117,7 @@ def _check_region_size(area: int, what: str) -> None:
 # --- shapes files ---------------------------------------------------------------------------
 def _models():
     """The pydantic schema of a shapes file (built on first use: pydantic loads only then)."""
-    from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+    from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr  # start-up: pydantic only to check a file
 
     Coord = Annotated[StrictInt, Field(ge=-MAX_COORD, le=MAX_COORD)]
     CellModel = Annotated[list[Coord], Field(min_length=2, max_length=2)]
@@ -142,8 +144,6 @@ def _sniff(d) -> bool:
 
 
 def _format():
-    from ..jsonio import FORMATS, register_format
-
     return FORMATS.get("tanglekit/shapes") or register_format(
         "tanglekit/shapes", 1, "shapes", _models, sniff=_sniff)
 
@@ -153,8 +153,6 @@ SHAPES = _format()
 
 def _read_shapes_file(path: str | Path, what: str):
     """(model, where) of a shapes file; a bare list is wrapped as the form ``what`` expects."""
-    from ..jsonio import expect_format, read_json_file, validate
-
     where = str(path)
     data = read_json_file(path, f"{what} file")
     if isinstance(data, list):  # the untagged forms: a list of cells, or a list of shapes
@@ -224,8 +222,6 @@ def load_piece_file(path: str | Path, lattice: str = "triangle", mirror: bool = 
 
 def piece_set(name: str, lattice: str | None = None, mirror: bool = True) -> list[Polyform]:
     """A named set of free pieces (``pentominoes``, ``hexiamonds``, ...) or a JSON file path."""
-    from ..jsonio import check_text_arg
-
     check_text_arg(name, "piece set", 4096)
     key = name.strip().lower()
     if key in PIECE_SETS:
@@ -235,8 +231,6 @@ def piece_set(name: str, lattice: str | None = None, mirror: bool = True) -> lis
         return free_polyforms(n, lat)
     if key.endswith(".json") or _is_file(name):
         return load_piece_file(name, lattice or "triangle", mirror)
-    from ..jsonio import short
-
     raise FormatError(f"unknown piece set {short(name)}: expected one of {', '.join(PIECE_SETS)} or a .json file")
 
 
@@ -252,8 +246,6 @@ def parse_region(spec: Union[str, Polyform]) -> Polyform:
     JSON file (list of [x, y] on the triangle lattice, or {"lattice":, "cells":}), or a Polyform."""
     if isinstance(spec, Polyform):
         return spec
-    from ..jsonio import check_text_arg, short
-
     check_text_arg(spec, "region", 4096)
     s = spec.strip()
     m = _REGION_RE.match(s.lower())

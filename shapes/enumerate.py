@@ -33,8 +33,9 @@ import numpy as np
 
 from ..errors import ShapeError
 from ..kernelargs import kernel_bundle
-from .lattice import Lattice, get_lattice
+from .lattice import Lattice
 from .polyform import Polyform
+from .registry import get_lattice
 
 # Lattices the kernels know: their origins (one per class of cells under translation) and
 # whether the translation normal form needs the triangle parity fix (dx + dy even).
@@ -397,7 +398,7 @@ def _jit() -> None:
     global _compiled
     if _compiled:
         return
-    import numba
+    import numba  # start-up: numba loads (and compiles) only when a kernel first runs
 
     g = globals()
     for name in _KERNEL_NAMES:

@@ -1,8 +1,8 @@
 """Lattices of cells: neighbours, the symmetry group, translations and drawing coordinates.
 
 Every other module talks to a lattice only through this interface, so a new lattice (the hex
-tiles of Tangle) slots in without touching callers. Cells are integer pairs ``(x, y)``; rows
-grow downward.
+tiles of Tangle, :mod:`.hexgrid`) slots in without touching callers; :mod:`.registry` finds a
+lattice by name. Cells are integer pairs ``(x, y)``; rows grow downward.
 
 Triangle lattice (RULES.md): cell ``(x, y)`` points up when ``x + y`` is even; its horizontal
 neighbours are ``(x +- 1, y)``, an up cell's third neighbour is ``(x, y + 1)``, a down cell's
@@ -90,7 +90,7 @@ class Lattice:
     # --- shared -------------------------------------------------------------------------
     def normalize(self, cells: np.ndarray) -> np.ndarray:
         """Translation normal form: shifted to the origin and sorted by (y, x)."""
-        import numpy as np
+        import numpy as np  # start-up: numpy only for the array interface
 
         dx, dy = self.translation_to_origin(cells)
         out = cells + np.array([dx, dy], dtype=cells.dtype)
@@ -100,7 +100,7 @@ class Lattice:
     # --- the plain interface (tuples of cells; no numpy where a lattice implements it) -----
     def origin_shift(self, cells: Iterable[Cell]) -> tuple[int, int]:
         """``translation_to_origin`` of a sequence of cells."""
-        import numpy as np
+        import numpy as np  # start-up: numpy only for the array interface
 
         return self.translation_to_origin(np.array(list(cells), dtype=np.int64).reshape(-1, 2))
 
@@ -112,7 +112,7 @@ class Lattice:
 
     def transform_cells(self, cells: Iterable[Cell], k: int) -> list[Cell]:
         """``transform`` of a sequence of cells: their images under symmetry ``k``, in order."""
-        import numpy as np
+        import numpy as np  # start-up: numpy only for the array interface
 
         arr = self.transform(np.array(list(cells), dtype=np.int64).reshape(-1, 2), k)
         return [(int(x), int(y)) for x, y in arr.tolist()]
@@ -125,7 +125,9 @@ class Lattice:
         return f"<{self.name} lattice>"
 
     def __reduce__(self):
-        return (get_lattice, (self.name,))
+        # pickled as a reference to the module-level instance named after the lattice in capitals
+        # (TRIANGLE, SQUARE, HEX, HEXSIDE), so unpickling gives that very object
+        return self.name.upper()
 
 
 class TriangleLattice(Lattice):
@@ -158,14 +160,14 @@ class TriangleLattice(Lattice):
     def _mats(self) -> list:
         """The symmetry matrices as numpy arrays (for the array interface)."""
         if self._np_mats is None:
-            import numpy as np
+            import numpy as np  # start-up: numpy only for the array interface
 
             self._np_mats = [np.array(m, dtype=np.int64) for m in self._plain_mats]
         return self._np_mats
 
     @staticmethod
     def _to_axial3(cells: np.ndarray) -> np.ndarray:
-        import numpy as np
+        import numpy as np  # start-up: numpy only for the array interface
 
         x = cells[:, 0].astype(np.int64)
         y = cells[:, 1].astype(np.int64)
@@ -177,7 +179,7 @@ class TriangleLattice(Lattice):
 
     @staticmethod
     def _from_axial3(s: np.ndarray) -> np.ndarray:
-        import numpy as np
+        import numpy as np  # start-up: numpy only for the array interface
 
         sa, sb = s[:, 0], s[:, 1]
         up = (sb % 3) == 2
@@ -186,7 +188,7 @@ class TriangleLattice(Lattice):
         return np.stack([x, y], axis=1)
 
     def transform(self, cells: np.ndarray, k: int) -> np.ndarray:
-        import numpy as np
+        import numpy as np  # start-up: numpy only for the array interface
 
         if k == 0:
             return np.array(cells, dtype=np.int64, copy=True)
@@ -254,7 +256,7 @@ class SquareLattice(Lattice):
     n_neighbours = 4
 
     def transform(self, cells: np.ndarray, k: int) -> np.ndarray:
-        import numpy as np
+        import numpy as np  # start-up: numpy only for the array interface
 
         c = np.array(cells, dtype=np.int64, copy=True)
         if k >= 4:
@@ -293,26 +295,6 @@ class SquareLattice(Lattice):
 
 TRIANGLE = TriangleLattice()
 SQUARE = SquareLattice()
-_LATTICES: dict[str, Lattice] = {"triangle": TRIANGLE, "square": SQUARE}
-
-
-def register_lattice(lattice: Lattice) -> None:
-    """Make a lattice available by name (the hex lattice registers itself this way)."""
-    _LATTICES[lattice.name] = lattice
-
-
-def get_lattice(name: str | Lattice) -> Lattice:
-    """The lattice called ``name`` ('triangle', 'square', ...)."""
-    if isinstance(name, Lattice):
-        return name
-    if name in ("hex", "hexside") and name not in _LATTICES:
-        from . import hexsides  # noqa: F401  (registers the hex tile and hex side lattices)
-    try:
-        return _LATTICES[name]
-    except KeyError:
-        raise ShapeError(
-            f"unknown lattice {name!r}: expected one of {', '.join(sorted(_LATTICES))}"
-        ) from None
 
 
 MAX_COORD = 2**30  # cell coordinates beyond this are refused (room for sums and products in int64)
@@ -340,7 +322,7 @@ def plain_cells(cells) -> list[Cell] | None:
 
 def as_cell_array(cells: Iterable[Cell] | np.ndarray) -> np.ndarray:
     """Cells as an (n, 2) int64 array; coordinates must lie within +-MAX_COORD."""
-    import numpy as np
+    import numpy as np  # start-up: numpy only for the array interface
 
     try:
         arr = np.asarray(list(cells) if not isinstance(cells, np.ndarray) else cells, dtype=np.int64)

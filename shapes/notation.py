@@ -16,9 +16,10 @@ import os
 from typing import Iterable
 
 from ..errors import FormatError, ShapeError
-from ..jsonio import short
-from .lattice import MAX_COORD, Cell, Lattice, get_lattice
+from ..jsonio import check_text_arg, parse_json_text, read_text_file, short
+from .lattice import MAX_COORD, Cell, Lattice
 from .polyform import Polyform, as_polyform
+from .registry import get_lattice
 
 STYLES = ("line", "art", "json")
 
@@ -126,8 +127,6 @@ def _parse_art(text: str, lat: Lattice | None) -> Polyform:
 
 
 def _parse_json(text: str, lat: Lattice | None) -> Polyform:
-    from ..jsonio import parse_json_text
-
     data = parse_json_text(text, "JSON shape", "shape")
     if isinstance(data, dict):
         if "cells" not in data:
@@ -226,8 +225,6 @@ def art_rows(
 
 def load_shape_arg(arg: str, lattice: str | Lattice | None = None) -> Polyform:
     """A shape from a command-line argument: notation or JSON, ``@path``, or an existing file."""
-    from ..jsonio import check_text_arg
-
     check_text_arg(arg.replace("\n", "").replace("\t", "").replace("\r", "") if isinstance(arg, str) else arg,
                    "shape")
     path = None
@@ -237,8 +234,6 @@ def load_shape_arg(arg: str, lattice: str | Lattice | None = None) -> Polyform:
         path = arg
     if path is None:
         return parse_shape(arg, lattice)
-    from ..jsonio import read_text_file
-
     text = read_text_file(path, "shape file", 4 * 1024 * 1024)
     try:
         return parse_shape(text, lattice)

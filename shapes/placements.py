@@ -42,20 +42,20 @@ class Placements:
     # the array form (numpy), made from the plain one on first use
     @cached_property
     def cells(self) -> np.ndarray:  # (P, area) int32
-        import numpy as np
+        import numpy as np  # start-up: small problems never load numpy
 
         width = len(self.orientations[0]) if self.orientations else 0
         return np.array(self.rows, dtype=np.int32).reshape(-1, width)
 
     @cached_property
     def orientation(self) -> np.ndarray:  # (P,) int32
-        import numpy as np
+        import numpy as np  # start-up: small problems never load numpy
 
         return np.array(self.orients, dtype=np.int32)
 
     @cached_property
     def offset(self) -> np.ndarray:  # (P, 2) int64
-        import numpy as np
+        import numpy as np  # start-up: small problems never load numpy
 
         return np.array(self.offsets, dtype=np.int64).reshape(-1, 2)
 
@@ -141,7 +141,7 @@ def _plain_placements(piece: Polyform, region: Polyform, orients, deadline) -> P
 
 
 def _array_placements(piece: Polyform, region: Polyform, orients, deadline) -> Placements:
-    import numpy as np
+    import numpy as np  # start-up: small problems never load numpy
 
     lat = region.lattice
     rcells, index = region_index(region)

@@ -12,7 +12,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Iterable
 
 from ..errors import ShapeError
-from .lattice import Cell, Lattice, as_cell_array, get_lattice, plain_cells
+from .lattice import Cell, Lattice, as_cell_array, plain_cells
+from .registry import get_lattice
 
 if TYPE_CHECKING:
     import numpy as np
@@ -97,10 +98,10 @@ class Polyform:
         return (Polyform, (self.cells, self.lattice.name))
 
     def to_svg(self) -> str:
-        """The shape as an SVG document (shapes.render.svg_shape)."""
-        from .render import svg_shape
+        """The shape as an SVG document (shapes.svg.shape_svg, as shapes.render.svg_shape draws it)."""
+        from .svg import shape_svg  # start-up: the SVG writer loads xml.sax.saxutils (and urllib)
 
-        return svg_shape(self)
+        return shape_svg(self)
 
     def _repr_svg_(self) -> str:  # Jupyter shows the picture
         return self.to_svg()
@@ -116,7 +117,7 @@ class Polyform:
 
     @cached_property
     def array(self) -> np.ndarray:
-        import numpy as np
+        import numpy as np  # start-up: small shapes never load numpy
 
         return np.array(self.cells, dtype=np.int64).reshape(-1, 2)
 

@@ -19,8 +19,8 @@ from tanglekit.shapes.enumerate import (
     reference_fixed_polyforms,
     reference_polyforms,
 )
-from tanglekit.shapes.lattice import get_lattice
 from tanglekit.shapes.polyform import Polyform
+from tanglekit.shapes.registry import get_lattice
 
 # Published values, n = 1..16 (1..14 for A000105) from oeis.org; the kernels must reproduce them.
 OEIS = {

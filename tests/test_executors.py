@@ -49,7 +49,7 @@ def test_split_equals_plain_reference_on_small_sizes(lat, kind):
 def test_prefixes_are_the_fixed_animals_of_their_depth(lat):
     """Distinct prefixes of depth L are distinct fixed animals, all of them (plain growth)."""
     from tanglekit.shapes.enumerate import _ref_normalize
-    from tanglekit.shapes.lattice import get_lattice
+    from tanglekit.shapes.registry import get_lattice
 
     g = get_lattice(lat)
     for depth in (1, 3, 5):

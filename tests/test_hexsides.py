@@ -7,22 +7,16 @@ import numpy as np
 import pytest
 
 from tanglekit.errors import ShapeError
-from tanglekit.shapes.hexsides import (
+from tanglekit.shapes.hexgrid import (
     DIRECTIONS,
     HEX,
     HEXSIDE,
     axial_to_offset,
-    chain_from_turns,
-    is_chain,
     is_side,
-    max_sides_on_one_tile,
     offset_to_axial,
-    region_sides,
     side_between,
     side_index_on,
     side_neighbours,
-    side_piece,
-    side_placements,
     side_tiles,
     side_vertices,
     side_xy,
@@ -36,8 +30,16 @@ from tanglekit.shapes.hexsides import (
     vertex_sides,
     vertex_xy,
 )
-from tanglekit.shapes.lattice import get_lattice
+from tanglekit.shapes.hexsides import (
+    chain_from_turns,
+    is_chain,
+    max_sides_on_one_tile,
+    region_sides,
+    side_piece,
+    side_placements,
+)
 from tanglekit.shapes.polyform import Polyform
+from tanglekit.shapes.registry import get_lattice
 
 TILES = [(q, r) for q in range(-3, 4) for r in range(-3, 4)]
 

@@ -234,3 +234,45 @@ def test_the_game_checks_can_fail():
            '        return st.engine.position, st._places()\n    return "qango:6#1", self.engine\n')
     assert sorted(v for _, v in game_words_in(src)) == ["qango", "qango:6#1", "zangle-"]
     assert sorted(a for _, a in engine_reads_in(src)) == ["_places", "engine"]
+
+
+def import_graph(imports: dict[str, list[str]] | None = None):
+    """The directed graph module -> each tanglekit module it imports (lazy imports included),
+    from ``imports`` (module -> imported names) or else from every source file."""
+    import networkx as nx
+
+    if imports is None:
+        imports = {module_name(p): [t for t, _ in imports_of(p)] for p in source_files()}
+    graph = nx.DiGraph()
+    for me, targets in imports.items():
+        for target in targets:
+            # a package import resolves to its __init__ or the module itself
+            if target != me and not me.startswith(target + ".") and not target.startswith(me + "."):
+                graph.add_edge(me, target)
+    return graph
+
+
+def cycles_through(graph, package: str) -> list[list[str]]:
+    """The import cycles of ``graph`` that pass through a module of ``package``."""
+    import networkx as nx
+
+    return sorted(c for c in nx.simple_cycles(graph)
+                  if any(m == package or m.startswith(package + ".") for m in c))
+
+
+def test_no_import_cycles_through_shapes():
+    cycles = cycles_through(import_graph(), "tanglekit.shapes")
+    assert not cycles, "import cycles through shapes modules (imports inside functions count):\n" + \
+        "\n".join(" -> ".join(c + c[:1]) for c in cycles)
+
+
+def test_the_cycle_check_sees_lazy_imports():
+    a = imports_in("from .b import f\n", "tanglekit.shapes.a", False)
+    b = imports_in("def g():\n    from .a import h\n", "tanglekit.shapes.b", False)
+    typed = imports_in("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import h\n",
+                       "tanglekit.shapes.b", False)
+    graph = import_graph({"tanglekit.shapes.a": [t for t, _ in a], "tanglekit.shapes.b": [t for t, _ in b]})
+    assert [sorted(c) for c in cycles_through(graph, "tanglekit.shapes")] == [["tanglekit.shapes.a", "tanglekit.shapes.b"]]
+    assert cycles_through(graph, "tanglekit.solver") == []
+    graph = import_graph({"tanglekit.shapes.a": [t for t, _ in a], "tanglekit.shapes.b": [t for t, _ in typed]})
+    assert cycles_through(graph, "tanglekit.shapes") == []

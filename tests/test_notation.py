@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from budget import examples
 
 from tanglekit.errors import FormatError, ShapeError, TanglekitError
-from tanglekit.shapes.lattice import get_lattice
 from tanglekit.shapes.notation import format_shape, load_shape_arg, parse_shape
 from tanglekit.shapes.polyform import Polyform
+from tanglekit.shapes.registry import get_lattice
 
 HEXAGON = [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)]
 

@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 from budget import examples
 
 from tanglekit.errors import ShapeError
-from tanglekit.shapes.lattice import SQUARE, TRIANGLE, get_lattice
+from tanglekit.shapes.lattice import SQUARE, TRIANGLE
 from tanglekit.shapes.placements import placements
 from tanglekit.shapes.polyform import Polyform
+from tanglekit.shapes.registry import get_lattice
 
 LATTICES = [TRIANGLE, SQUARE]
 
@@ -100,6 +101,18 @@ def test_bad_input():
         Polyform([(0, 0), (0, 0)])
     with pytest.raises(ShapeError, match="lattice"):
         get_lattice("pentagon")
+
+
+def test_lattices_and_shapes_pickle_to_the_same_lattice_objects():
+    import copy
+    import pickle
+
+    for name in ("triangle", "square", "hex", "hexside"):
+        lat = get_lattice(name)
+        assert pickle.loads(pickle.dumps(lat)) is lat and copy.deepcopy(lat) is lat
+        shape = Polyform([(1, 0), (0, 1)] if name == "hexside" else [(0, 0), (1, 0)], lat)
+        back = pickle.loads(pickle.dumps(shape))
+        assert back == shape and back.lattice is lat
 
 
 def brute_placements(piece, region, mirror):

@@ -15,7 +15,6 @@ from tanglekit.errors import FormatError, ShapeError
 from tanglekit.shapes.notation import parse_shape
 from tanglekit.shapes.polyform import Polyform
 from tanglekit.shapes.render import (
-    PALETTE,
     svg_shape,
     svg_sheet,
     svg_tiling,
@@ -24,6 +23,7 @@ from tanglekit.shapes.render import (
     text_sheet,
     text_tiling,
 )
+from tanglekit.shapes.svg import PALETTE
 
 SVG = "{http://www.w3.org/2000/svg}"
 HEXAGON = parse_shape("^v^/v^v")
@@ -107,8 +107,6 @@ def test_text_tiling_round_trip_and_marks():
 
 
 def test_svg_works_on_any_registered_lattice():
-    import tanglekit.shapes.hexsides  # noqa: F401  (registers the hex lattices)
-
     tri = Polyform([(0, 0), (1, 0), (0, 1)], "hex")  # three hexagons round a point
     root = parse_svg(svg_shape(tri))
     assert len(polygons(root)) == 3

@@ -21,7 +21,7 @@ from tanglekit.games.tangle import (
     state_from_json,
 )
 from tanglekit.games.tangle.board import DATA, parse_board
-from tanglekit.shapes.hexsides import axial_to_offset, side_vertices, tile_side, tile_sides
+from tanglekit.shapes.hexgrid import axial_to_offset, side_vertices, tile_side, tile_sides
 
 SMALL_PIECES = {
     "pieces": [

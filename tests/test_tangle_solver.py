@@ -7,7 +7,7 @@ import pytest
 
 from tanglekit.errors import BotError, SolverError
 from tanglekit.games.tangle import TangleGame, TangleOptions, load_pieces, small_board, state_from_json
-from tanglekit.shapes.hexsides import tile_sides
+from tanglekit.shapes.hexgrid import tile_sides
 from tanglekit.games.tangle.generate import (
     building_position,
     generate_puzzle,

@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from tanglekit.shapes.lattice import get_lattice
 from tanglekit.shapes.placements import _array_placements, _plain_placements
 from tanglekit.shapes.polyform import Polyform
+from tanglekit.shapes.registry import get_lattice
 from tanglekit.solver.exact_cover import ExactCover, count_solutions
 from tanglekit.solver.tiling import TilingProblem, parse_region, piece_set, solve_tiling
 from tanglekit.solver.xc_small import count_small, plain_ok

@@ -11,6 +11,7 @@ lead, -1 for the others.
 from __future__ import annotations
 
 from ...errors import RuleError
+from ...shapes.hexgrid import axial_to_offset, offset_to_axial
 from ..api import TERMINAL, ChanceMode, EngineState, Game, GameMeta, Information, Utility, replay_from_json, split_params
 from .board import Board, PieceSet
 from .engine import PASS, TangleState, cached_game, load_state
@@ -85,8 +86,6 @@ class TangleApiState(EngineState):
         if taken:
             home = self.engine.game.move_text(action).split()[1].split(":")[0]
             cr = tuple(int(v) for v in home.split(","))
-            from ...shapes.hexsides import offset_to_axial
-
             tile = offset_to_axial(cr[0], cr[1], g.board.offset)
             names = [g.side_text(g.sides[i], tile) for i in taken]
             owner = e.owner[taken[0]]
@@ -94,8 +93,6 @@ class TangleApiState(EngineState):
             return (f"side {names[0]} is taken{who}" if len(names) == 1
                     else f"sides {', '.join(names)} are taken{who if len(set(e.owner[i] for i in taken)) == 1 else ''}")
         if e.needs_star() and not g.pl_star[action]:
-            from ...shapes.hexsides import axial_to_offset
-
             c, r = axial_to_offset(g.board.tiles[g.board.star], g.board.offset)
             first = "the game's first piece" if g.options.first_piece == "game" else f"player {me}'s first piece"
             return f"{first} must cover a side of the Center Star tile {c},{r}; that tile does not touch it"

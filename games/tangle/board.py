@@ -21,14 +21,8 @@ from pathlib import Path
 
 from ...errors import FormatError, ShapeError
 from ...jsonio import check_text_arg, load_json_source, looks_like_json, read_json_file
-from ...shapes.hexsides import (
-    OFFSETS,
-    Tile,
-    axial_to_offset,
-    chain_from_turns,
-    offset_to_axial,
-    side_piece,
-)
+from ...shapes.hexgrid import DIRECTIONS, OFFSETS, Tile, axial_to_offset, offset_to_axial
+from ...shapes.hexsides import chain_from_turns, side_piece
 from ...shapes.polyform import Polyform
 from .formats import BOARD, MAX_TILES, PIECES, check_format
 
@@ -245,8 +239,6 @@ def parse_board(data: dict, where: str = "<board>") -> Board:
 
 
 def _check_connected(tiles: list[Tile], where: str) -> None:
-    from ...shapes.hexsides import DIRECTIONS
-
     ts = set(tiles)
     seen = {tiles[0]}
     todo = [tiles[0]]

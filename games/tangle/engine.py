@@ -14,15 +14,15 @@ from pathlib import Path
 
 from ...errors import FormatError, InvalidMoveError, RuleError
 from ...jsonio import read_json_file
-from ...shapes.hexsides import (
+from ...shapes.hexgrid import (
     axial_to_offset,
     offset_to_axial,
     side_neighbours,
-    side_placements,
     side_tiles,
     tile_side,
     tile_sides,
 )
+from ...shapes.hexsides import side_placements
 from .board import Board, PieceSet, load_board, load_pieces
 from .formats import PUZZLE, STATE, check_format
 from .rules import TangleOptions

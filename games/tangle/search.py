@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...errors import SolverError
+from ...shapes.hexgrid import side_tiles
 from .engine import PASS, TangleState
 
 MODES = ("points", "safe")
@@ -285,8 +286,6 @@ def _pass_safe(s: TangleState) -> bool:
 
 
 def _tile_cover(shape) -> list[int]:
-    from ...shapes.hexsides import side_tiles
-
     count: dict = {}
     for c in shape.cells:
         for t in side_tiles(c):

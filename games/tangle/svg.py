@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ...shapes.hexsides import side_xy, tile_center_xy, tile_polygon
+from ...shapes.hexgrid import axial_to_offset, side_xy, tile_center_xy, tile_polygon, tile_side
 
 PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#e6a700")
 COLOUR_NAMES = ("red", "blue", "green", "yellow")  # of players 0..3 (numbered from 0 everywhere)
@@ -42,8 +42,6 @@ def svg_position(game, state=None, highlight: list[int] | None = None, title: st
 
     ``labels`` writes each tile's ``col,row`` (as moves name tiles) and a key of side numbers;
     ``legend`` the players' colours, scores and pieces left; ``notes`` extra lines of text."""
-    from ...shapes.hexsides import axial_to_offset, tile_side
-
     b = game.board
     xs, ys = [], []
     for t in b.tiles:

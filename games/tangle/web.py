@@ -9,7 +9,7 @@ def sides(svg: str, st) -> tuple[str, list]:
     """Every side of the Tangle board as a clickable line (index ``data-side``), in the picture's
     coordinates (the board's origin and scale as ``games/tangle/svg.py`` draws them)."""
     from .svg import SCALE
-    from ...shapes.hexsides import side_xy, tile_polygon
+    from ...shapes.hexgrid import side_xy, tile_polygon
 
     g = st.engine.game
     pts = [pt for t in g.board.tiles for pt in tile_polygon(t)]
