@@ -3,8 +3,8 @@
 The strict modules are the ``[[tool.mypy.overrides]]`` entry of ``pyproject.toml`` with
 ``ignore_errors = false`` (the common game API, the plugin registry, the bot protocol, the
 OpenSpiel and PettingZoo adapters, the errors, and each game's ``plugin``, ``api`` and
-``api_bots``); the rest of the package is followed, so its types reach those modules, but its own
-errors are not reported. mypy runs once per session in a subprocess with the project's config; its
+``api_bots``), and the toy third-party plugin ``tests/toy_nim.py``; the rest of the package is
+followed, so its types reach those modules, but its own errors are not reported. mypy runs once per session in a subprocess with the project's config; its
 incremental cache sits in the temp folder (keyed by this checkout), so a warm run is about a
 second.
 
@@ -79,7 +79,7 @@ def _work_dir() -> Path:
 
 @pytest.fixture(scope="module")
 def mypy_run(tmp_path_factory):
-    """mypy on the strict modules and the snippet, in one run: (the snippet's file name, mypy's
+    """mypy on the strict modules, the toy plugin and the snippet, in one run: (the snippet's file name, mypy's
     output lines, its stderr)."""
     pytest.importorskip("mypy", reason="mypy is in the test extra: pip install -e '.[test]'")
     work = _work_dir()
@@ -88,9 +88,9 @@ def mypy_run(tmp_path_factory):
     snippet.write_text(SNIPPET, encoding="utf-8")
     args = [sys.executable, "-m", "mypy", "--config-file", str(PYPROJECT), "--cache-dir", str(work / "cache"),
             "--no-error-summary", "--hide-error-context", "--no-pretty", "--no-color-output"]
-    for m in [*strict_modules(), snippet.stem]:
+    for m in [*strict_modules(), "toy_nim", snippet.stem]:
         args += ["-m", m]
-    env = {**os.environ, "MYPYPATH": os.pathsep.join([str(work), str(here)])}
+    env = {**os.environ, "MYPYPATH": os.pathsep.join([str(work), str(ROOT / "tests"), str(here)])}
     env.pop("MYPY_FORCE_COLOR", None)
     r = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode in (0, 1), f"mypy crashed (exit {r.returncode}):\n{r.stdout}\n{r.stderr}"
@@ -102,7 +102,7 @@ def test_the_public_api_and_the_plugins_are_strict_clean(mypy_run):
     snippet, lines, stderr = mypy_run
     ours = [ln for ln in lines if snippet not in ln]
     assert not ours, ("mypy --strict reports errors in the public API / plugins (pyproject.toml's "
-                      "[tool.mypy]):\n" + "\n".join(ours) + ("\n" + stderr if stderr else ""))
+                      "[tool.mypy]) or the toy plugin:\n" + "\n".join(ours) + ("\n" + stderr if stderr else ""))
 
 
 def test_a_type_error_against_the_api_is_reported(mypy_run):
