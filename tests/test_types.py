@@ -4,9 +4,9 @@ The strict modules are the ``[[tool.mypy.overrides]]`` entry of ``pyproject.toml
 ``ignore_errors = false`` (the common game API, the plugin registry, the bot protocol, the
 OpenSpiel and PettingZoo adapters, the errors, and each game's ``plugin``, ``api`` and
 ``api_bots``), and the toy third-party plugin ``tests/toy_nim.py``; the rest of the package is
-followed, so its types reach those modules, but its own errors are not reported. mypy runs once per session in a subprocess with the project's config; its
-incremental cache sits in the temp folder (keyed by this checkout), so a warm run is about a
-second.
+followed, so its types reach those modules, but its own errors are not reported. mypy runs once
+per session in a subprocess with the project's config; its incremental cache sits in the temp
+folder (keyed by this checkout), so a warm run is about a second.
 
 The repository root is the package ``tanglekit`` (``package-dir``), and an editable install
 finds it by an import hook that mypy cannot follow: mypy reads the package through a symlink

@@ -80,7 +80,7 @@ def explain_zangle(places: dict[int, Card], action: int, legal_zangles: list[int
 
         if not any(p < MIDDLE for p in chosen) or not any(p >= MIDDLE for p in chosen):
             return "a solo Zangle uses at least one middle card and at least one pile top"
-    area = sum(c.shape.area for c in shaped if c.shape is not None)  # every one has a shape: the test narrows the type
+    area = sum(c.shape.area for c in shaped if c.shape is not None)  # (all of them: narrows the type)
     names = " + ".join(c.id for c in shaped)
     one = len(shaped) == 1
     if area != target.shape.area:
