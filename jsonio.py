@@ -193,7 +193,7 @@ class Format:
     model: Any = None  # a pydantic BaseModel subclass, or a zero-argument callable returning one
     sniff: Callable[[Any], bool] | None = None  # recognises an untagged file of this format
 
-    def schema(self):
+    def schema(self) -> Any:
         m = self.model
         if m is not None and not isinstance(m, type):
             m = m()

@@ -36,7 +36,7 @@ import operator
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Callable
+from typing import Any, Callable, Self, SupportsIndex, TypeVar, cast, overload
 
 from ..errors import FormatError, IllegalMoveError, RuleError
 
@@ -135,7 +135,7 @@ class GameMeta:
         """Whether the players win or lose together (identical returns, more than one player)."""
         return self.utility is Utility.IDENTICAL and self.num_players > 1
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for k in self.__dataclass_fields__:
             v = getattr(self, k)
@@ -233,7 +233,7 @@ class State(ABC):
         """Every action applied since the start, in order (chance outcomes included)."""
 
     @abstractmethod
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict that ``get_game().state_from_json`` restores exactly."""
 
     @abstractmethod
@@ -271,14 +271,14 @@ class State(ABC):
     def move_number(self) -> int:
         return len(self.history())
 
-    def explain_illegal(self, action) -> str:
+    def explain_illegal(self, action: object) -> str:
         """Why ``action`` is not legal now, in words (``""`` when it is legal): "no such action"
         for a number that is no action of the game, "the game is over", else the game's reason
         (``_why_illegal``, overridden per game) or, failing one, the legal moves it is not among."""
         if isinstance(action, bool):
             return f"no such action: {action!r} (an action is an int)"
         try:
-            a = operator.index(action)
+            a = operator.index(cast(SupportsIndex, action))
         except TypeError:
             return f"no such action: {action!r} (an action is an int)"
         if a < 0:
@@ -337,7 +337,7 @@ class Game(ABC):
     #: the reasons a game can end (``State.outcome().termination``), in the game's own words
     terminations: tuple[str, ...] = ()
 
-    def __init__(self, **params):
+    def __init__(self, **params: Any) -> None:
         self.params = dict(params)
 
     @abstractmethod
@@ -349,14 +349,14 @@ class Game(ABC):
         """A state at the start of a game; ``seed`` fixes the deal / shuffles (None means 0)."""
 
     @abstractmethod
-    def new_initial_state_from(self, instance) -> State:
+    def new_initial_state_from(self, instance: Any) -> State:
         """A state starting from a given instance (an engine object or its text / JSON form)."""
 
     @abstractmethod
-    def state_from_json(self, data: dict) -> State:
+    def state_from_json(self, data: dict[str, Any]) -> State:
         """The state whose ``to_json()`` is ``data`` (``FormatError`` if it does not fit)."""
 
-    def _start(self, seed: int, start: Any) -> "State":
+    def _start(self, seed: int, start: Any) -> "EngineState":
         """A state from ``seed`` and the JSON form of a start instance (or None); the hook that
         ``EngineState`` uses to replay a game (restoring JSON, undo without a saved copy)."""
         raise NotImplementedError
@@ -386,7 +386,7 @@ class Game(ABC):
         return f"load_game({self.name!r}{', ' if args else ''}{args})"
 
 
-def check_json_game(data: Any, name: str) -> dict:
+def check_json_game(data: Any, name: str) -> dict[str, Any]:
     """``data`` as a state dict of game ``name`` (``FormatError`` otherwise)."""
     if not isinstance(data, dict):
         raise FormatError(f"a {name} state must be a JSON object, not {type(data).__name__}")
@@ -395,7 +395,7 @@ def check_json_game(data: Any, name: str) -> dict:
     return data
 
 
-def split_params(params: dict, setup: dict[str, Any]) -> tuple[dict, dict]:
+def split_params(params: dict[str, Any], setup: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """``params`` split into set-up values (defaults filled in) and rule options."""
     got = {k: params[k] for k in setup if k in params}
     options = {k: v for k, v in params.items() if k not in setup}
@@ -412,13 +412,13 @@ class EngineState(State):
     legal moves' names, and writes / restores JSON by replaying the actions from the start.
     """
 
-    def __init__(self, game: Game, engine, seed: int = 0, start: Any = None):
+    def __init__(self, game: Game, engine: Any, seed: int = 0, start: Any = None) -> None:
         super().__init__(game)
         self.engine = engine
         self._seed = seed
         self._start = start  # JSON form of the instance started from, or None
         self._actions: list[int] = []
-        self._undo_stack: list = []
+        self._undo_stack: list[Any] = []
         self._legal_cache: list[int] | None = None
 
     # -- to provide -------------------------------------------------------------------------
@@ -531,7 +531,7 @@ class EngineState(State):
     def history(self) -> list[int]:
         return list(self._actions)
 
-    def clone(self) -> "EngineState":
+    def clone(self) -> Self:
         import copy
 
         new = copy.copy(self)
@@ -541,7 +541,7 @@ class EngineState(State):
         new._legal_cache = None
         return new
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "game": self._game.name,
             "params": _jsonable(self._game.params),
@@ -573,6 +573,13 @@ def _jsonable(v: Any) -> Any:
     return str(v)
 
 
+_S = TypeVar("_S", bound=EngineState)
+
+
+@overload
+def replay_from_json(game: Game, data: Any) -> EngineState: ...
+@overload
+def replay_from_json(game: Game, data: Any, make: Callable[[int, Any], _S]) -> _S: ...
 def replay_from_json(game: Game, data: Any, make: Callable[[int, Any], EngineState] | None = None) -> EngineState:
     """The state of ``data`` (a ``to_json`` dict): ``make(seed, start)`` (default
     ``game._start``) then the actions replayed, checked against the stored position if any."""

@@ -105,11 +105,11 @@ class _Held:
     def __init__(self, state: State):
         self.state = state
 
-    def __deepcopy__(self, memo) -> "_Held":
+    def __deepcopy__(self, memo: dict[int, Any]) -> "_Held":
         return _Held(self.state.clone())
 
 
-class TanglekitGame(pyspiel.Game):
+class TanglekitGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type information
     """A tanglekit game (default parameters) seen by OpenSpiel; ``register`` makes one subclass
     per game, with the game's ``name``."""
 
@@ -131,13 +131,13 @@ class TanglekitGame(pyspiel.Game):
         seed = self._seeds.randrange(2**31) if self.sampled else 0
         return TanglekitState(self, self.tanglekit_game.new_initial_state(seed))
 
-    def make_py_observer(self, iig_obs_type=None, params=None) -> "_Observer":
+    def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> "_Observer":
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
         return _Observer()
 
 
-class TanglekitState(pyspiel.State):
+class TanglekitState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type information
     """A tanglekit state seen by OpenSpiel (``tanglekit_state`` is the game API's state)."""
 
     def __init__(self, game: TanglekitGame, state: State):
@@ -180,9 +180,9 @@ class TanglekitState(pyspiel.State):
 class _Observer:
     """OpenSpiel's python observer: the game's observation string, no tensor."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.tensor = None
-        self.dict: dict = {}
+        self.dict: dict[str, Any] = {}
 
     def set_from(self, state: TanglekitState, player: int) -> None:
         pass

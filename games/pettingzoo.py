@@ -54,17 +54,17 @@ def env_names() -> list[str]:
     return [n for n in game_names() if load_game(n).num_players() > 1]
 
 
-def env(name: str, render_mode: str | None = None, **params) -> "TanglekitEnv":
+def env(name: str, render_mode: str | None = None, **params: Any) -> "TanglekitEnv":
     """The PettingZoo AEC environment of game ``name`` with ``load_game`` parameters ``params``."""
     return TanglekitEnv(name, render_mode=render_mode, **params)
 
 
-class TanglekitEnv(AECEnv):
+class TanglekitEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type information
     """One tanglekit game of two or more players as a PettingZoo AEC environment."""
 
     metadata = {"render_modes": ["ansi"], "name": "tanglekit_v0", "is_parallelizable": False}
 
-    def __init__(self, name: str, render_mode: str | None = None, **params):
+    def __init__(self, name: str, render_mode: str | None = None, **params: Any) -> None:
         super().__init__()
         self.game = load_game(name, **params)
         meta = self.game.meta
@@ -90,10 +90,10 @@ class TanglekitEnv(AECEnv):
         self._rng = random.Random()
         self.state: State | None = None
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # -- the game ---------------------------------------------------------------------------
@@ -120,7 +120,7 @@ class TanglekitEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._chance()
         self._after_move()
 
@@ -138,7 +138,7 @@ class TanglekitEnv(AECEnv):
         else:
             self.agent_selection = self.possible_agents[st.current_player()]
 
-    def step(self, action) -> None:
+    def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

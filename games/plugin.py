@@ -48,7 +48,7 @@ class Picture:
     hot: set[int] = field(default_factory=set)
     extra: dict[str, Any] = field(default_factory=dict)
     #: per action, extra fields for its button (e.g. the board sides a placement covers)
-    button_extra: Callable[[int], dict] | None = None
+    button_extra: Callable[[int], dict[str, Any]] | None = None
 
 
 class GamePlugin:
@@ -64,7 +64,7 @@ class GamePlugin:
     #: place in listings (built-in games 10, 20, ...)
     order: int = 100
     #: API game name -> the ``Game`` subclass or ``"module:Class"`` (imported on first use)
-    games: dict[str, Any] = {}
+    games: "dict[str, type[Game] | str]" = {}
     #: ``"module:app"`` of the game's typer command group, or None
     cli: str | None = None
     #: whether the game has shareable IDs (``family:params:description`` and ``family:params#seed``)
@@ -80,7 +80,7 @@ class GamePlugin:
     #: the web app's check page (a deal or position entered by clicking), or None
     check_page: str | None = None
     #: generators linked from the web app's index: dicts with generator, title, choices, id
-    web_generators: tuple[dict, ...] = ()
+    web_generators: tuple[dict[str, Any], ...] = ()
 
     # -- bots ------------------------------------------------------------------------------
     def bots(self, game_name: str) -> dict[str, BotSpec]:
@@ -97,7 +97,7 @@ class GamePlugin:
         """The instance an ID of this game stands for (``FormatError`` if it stands for none)."""
         raise FormatError(f"{self.family} has no shareable IDs")
 
-    def start(self, inst: "Instance", spec: str, params: dict) -> "Start":
+    def start(self, inst: "Instance", spec: str, params: dict[str, Any]) -> "Start":
         """A play session's start from an instance of one of ``playable_kinds``."""
         raise RuleError(f"{inst.kind} cannot be played")
 
@@ -118,15 +118,15 @@ class GamePlugin:
         person (``humans``: the seats people play)."""
         return Picture(state.to_svg())
 
-    def check(self, body: Any) -> dict:
+    def check(self, body: Any) -> dict[str, Any]:
         """The check page's answer for a deal or position entered by clicking."""
         raise RuleError(f"no check page for {self.family}")
 
-    def draw(self, body: Any) -> dict:
+    def draw(self, body: Any) -> dict[str, Any]:
         """The check page's picture of what is being entered (every cell clickable)."""
         raise RuleError(f"no picture for {self.family}")
 
-    def check_data(self) -> dict:
+    def check_data(self) -> dict[str, Any]:
         """Whatever the check page loads before the first answer (a deck of cards...)."""
         return {}
 
@@ -142,7 +142,7 @@ class GamePlugin:
 # -- the registry --------------------------------------------------------------------------------
 _PLUGINS: dict[str, GamePlugin] = {}
 # API game name -> its Game subclass, or "module:Class" (relative to this package) until first use
-_GAMES: dict[str, Any] = {}
+_GAMES: "dict[str, type[Game] | str]" = {}
 _FOUND = False
 
 
@@ -175,7 +175,7 @@ def _discover() -> None:
     _FOUND = True
     from . import __path__ as here
 
-    found = []
+    found: list[GamePlugin] = []
     for info in pkgutil.iter_modules(list(here)):
         name = f"{__package__}.{info.name}.plugin"
         if info.ispkg and importlib.util.find_spec(name) is not None:
@@ -218,7 +218,7 @@ def plugin_of(game_name: str) -> GamePlugin:
     return _PLUGINS[fam]
 
 
-def load_game(name: str, **params) -> "Game":
+def load_game(name: str, **params: Any) -> "Game":
     """The game ``name`` (see ``game_names()``) with rule options / set-up ``params``."""
     _discover()
     factory = _GAMES.get(name)
@@ -226,8 +226,8 @@ def load_game(name: str, **params) -> "Game":
         raise RuleError(f"unknown game {name!r}: expected one of {', '.join(game_names())}")
     if isinstance(factory, str):
         module, attr = factory.split(":")
-        factory = getattr(importlib.import_module(module, __package__), attr)
-        _GAMES[name] = factory
+        cls: type[Game] = getattr(importlib.import_module(module, __package__), attr)
+        _GAMES[name] = factory = cls
     return factory(**params)
 
 

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from ..errors import BotError, SolverError
 from ..games.plugin import BotSpec, plugin_of
 from ..games.plugin import bot_table as _plugin_bots
+
+if TYPE_CHECKING:
+    from ..games.api import State
 
 __all__ = ["Bot", "BotError", "EngineBot", "Hint", "RandomBot", "bot_names", "by_string", "hint", "make_bot",
            "strengths", "with_strong"]
@@ -29,7 +32,7 @@ class Bot:
 
     name = "bot"
 
-    def choose(self, state) -> int:
+    def choose(self, state: State) -> int:
         raise NotImplementedError
 
     def __repr__(self) -> str:
@@ -41,10 +44,10 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, state) -> int:
+    def choose(self, state: State) -> int:
         return self.rng.choice(state.legal_actions())
 
 
@@ -52,11 +55,11 @@ class EngineBot(Bot):
     """A named bot from a function ``pick(state) -> action`` (a game's engine bot, wrapped by
     the game's plugin)."""
 
-    def __init__(self, name: str, pick: Callable[..., int]):
+    def __init__(self, name: str, pick: Callable[[State], int]) -> None:
         self.name = name
         self._pick = pick
 
-    def choose(self, state) -> int:
+    def choose(self, state: State) -> int:
         return self._pick(state)
 
 
@@ -75,7 +78,7 @@ def with_strong(table: dict[str, BotSpec], strong: str) -> dict[str, BotSpec]:
     return table
 
 
-def by_string(state, text) -> int:
+def by_string(state: State, text: object) -> int:
     """The legal action of ``state`` whose text is ``str(text)`` (engines with the API's notation)."""
     want = str(text)
     for a in state.legal_actions():
@@ -106,7 +109,7 @@ def make_bot(game_name: str, strength: str, seed: int = 0) -> Bot:
     return table[strength].make(seed)
 
 
-def hint(state) -> Hint:
+def hint(state: State) -> Hint:
     """The next move of a winning line from ``state`` (the game's own hint where it has one, else
     the strongest bot's move), or an action of None with the reason."""
     if state.is_terminal():

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import random
 from functools import reduce
+from typing import Any, cast
 
 from tanglekit.errors import FormatError, RuleError
-from tanglekit.games.api import (TERMINAL, ChanceMode, EngineState, Game, GameMeta, Information, Utility,
+from tanglekit.games.api import (TERMINAL, ChanceMode, EngineState, Game, GameMeta, Information, State, Utility,
                                  check_json_game, replay_from_json, split_params)
 from tanglekit.games.plugin import BotSpec, GamePlugin, Picture
 from tanglekit.play.bots import Bot, Hint, RandomBot, with_strong
@@ -21,6 +22,8 @@ PILES = (3, 4, 5)
 
 class NimState(EngineState):
     """The engine is ``[piles..., player to move]``."""
+
+    engine: list[int]
 
     def current_player(self) -> int:
         return TERMINAL if self.is_terminal() else self.engine[-1]
@@ -41,10 +44,10 @@ class NimState(EngineState):
         self.engine[action // 16] -= action % 16
         self.engine[-1] = 1 - self.engine[-1]
 
-    def _copy_engine(self, engine):
+    def _copy_engine(self, engine: list[int]) -> list[int]:
         return list(engine)
 
-    def _snapshot(self):
+    def _snapshot(self) -> list[int]:
         return list(self.engine)
 
     def _termination(self) -> str:
@@ -72,7 +75,7 @@ class Nim(Game):
     name = "nim"
     setup_params = {"piles": PILES}
 
-    def __init__(self, **params):
+    def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         setup, options = split_params(params, self.setup_params)
         if options:
@@ -98,25 +101,25 @@ class Nim(Game):
                         chance_mode=ChanceMode.DETERMINISTIC, information=Information.PERFECT,
                         terminations=("last counter taken",))
 
-    def _start(self, seed: int, start) -> NimState:
+    def _start(self, seed: int, start: Any) -> NimState:
         piles = list(self.piles if start is None else start)
         return NimState(self, piles + [0], seed, None if start is None else list(start))
 
     def new_initial_state(self, seed: int | None = None) -> NimState:
         return self._start(int(seed or 0), None)
 
-    def new_initial_state_from(self, instance) -> NimState:
+    def new_initial_state_from(self, instance: Any) -> NimState:
         if not isinstance(instance, (list, tuple)):
             raise FormatError("a Nim position is a list of pile sizes")
         return self._start(0, list(instance))
 
-    def state_from_json(self, data: dict) -> NimState:
-        return replay_from_json(self, check_json_game(data, self.name))
+    def state_from_json(self, data: dict[str, Any]) -> NimState:
+        return replay_from_json(self, check_json_game(data, self.name), self._start)
 
 
-def perfect_move(state) -> int | None:
+def perfect_move(state: State) -> int | None:
     """A move to a position of nim-sum 0, or None when every move loses."""
-    piles = state.engine[:-1]
+    piles = cast(NimState, state).engine[:-1]
     x = reduce(lambda a, b: a ^ b, piles, 0)
     for i, n in enumerate(piles):
         if n ^ x < n:
@@ -127,10 +130,10 @@ def perfect_move(state) -> int | None:
 class PerfectNimBot(Bot):
     name = "perfect"
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, state) -> int:
+    def choose(self, state: State) -> int:
         a = perfect_move(state)
         return a if a is not None else self.rng.choice(state.legal_actions())
 
@@ -141,20 +144,20 @@ class NimPlugin(GamePlugin):
     order = 90
     games = {"nim": Nim}
 
-    def bots(self, game_name):
+    def bots(self, game_name: str) -> dict[str, BotSpec]:
         return with_strong({"random": BotSpec("any legal move", RandomBot),
                             "perfect": BotSpec("to nim-sum 0 when it can", PerfectNimBot)}, "perfect")
 
-    def hint(self, state):
+    def hint(self, state: State) -> Hint:
         a = perfect_move(state)
         return Hint(a, "leaves a nim-sum of 0" if a is not None else "every move loses against best play")
 
-    def picture(self, state, legal, humans):
+    def picture(self, state: State, legal: list[int], humans: list[int]) -> Picture:
         # every counter of the picture clickable: takes it and the counters right of it
         svg = state.to_svg()
-        hot = set()
+        hot: set[int] = set()
         spots = []
-        for i, n in enumerate(state.engine[:-1]):
+        for i, n in enumerate(cast(NimState, state).engine[:-1]):
             for k in range(n):
                 a = 16 * i + (n - k)
                 if a in legal:

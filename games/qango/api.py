@@ -8,6 +8,7 @@ unused. Parameters are the rule options ``board``, ``opening`` and ``max_counter
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from ...errors import FormatError, InvalidMoveError, RuleError
 from ..api import TERMINAL, ChanceMode, EngineState, Game, GameMeta, Information, Utility, replay_from_json
@@ -93,7 +94,7 @@ class QangoState(EngineState):
             return "pattern"
         return "board full" if not p.empty_mask() else "counter limit"
 
-    def _snapshot(self):
+    def _snapshot(self) -> dict[str, Any]:
         # the form states were saved with before position files had a tag: saved states keep replaying
         p = self.engine.position
         return {"board": p.board.name, "position": p.to_text(), "to_move": p.to_move}
@@ -117,7 +118,7 @@ class Qango(Game):
     name = "qango"
     terminations = ("pattern", "board full", "counter limit")
 
-    def __init__(self, **params):
+    def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         self.options = QangoOptions.from_dict({k: (str(v) if k == "board" and isinstance(v, int) else v)
                                                for k, v in params.items()})
@@ -134,7 +135,7 @@ class Qango(Game):
             utility=Utility.ZERO_SUM, min_utility=-1.0, max_utility=1.0, chance_mode=ChanceMode.DETERMINISTIC,
             information=Information.PERFECT, terminations=self.terminations)
 
-    def _start(self, seed: int, start) -> QangoState:
+    def _start(self, seed: int, start: Any) -> QangoState:
         pos = None
         if start is not None:
             pos = parse_position(str(start), self.board, self.allowed_first)
@@ -144,7 +145,7 @@ class Qango(Game):
     def new_initial_state(self, seed: int | None = None) -> QangoState:
         return self._start(int(seed or 0), None)
 
-    def new_initial_state_from(self, instance) -> QangoState:
+    def new_initial_state_from(self, instance: Any) -> QangoState:
         """From a position: a ``Position``, its text (``XO..../...``, rows by ``/``) or JSON, or
         an object holding one as ``position`` (a generated puzzle)."""
         if not isinstance(instance, (Position, dict, str)) and isinstance(getattr(instance, "position", None), Position):
@@ -168,5 +169,5 @@ class Qango(Game):
             raise RuleError(f"this position is on board {pos.board.name}, the game on {self.board.name}")
         return self._start(0, pos.to_text())
 
-    def state_from_json(self, data: dict) -> QangoState:
-        return replay_from_json(self, data)
+    def state_from_json(self, data: dict[str, Any]) -> QangoState:
+        return replay_from_json(self, data, self._start)

@@ -2,27 +2,34 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable, cast
+
 from ...play.bots import Bot, EngineBot, Hint, by_string, with_strong
 from ..plugin import BotSpec
+
+if TYPE_CHECKING:
+    from ..api import EngineState, State
+    from .position import Position
 
 #: seconds a QANGO bot or hint may think per move
 THINK = 2.0
 
 
-def position_of(state):
+def position_of(state: State) -> Position:
     """The QANGO position of a state of the common API."""
-    e = state.engine
-    return getattr(e, "position", e)
+    e = cast("EngineState", state).engine
+    pos: Position = getattr(e, "position", e)
+    return pos
 
 
-def action_of(state, native) -> int:
+def action_of(state: State, native: Any) -> int:
     """The int of a move chosen on the engine (a cell number, or its text)."""
     if isinstance(native, int) and native in state.legal_actions():
         return native
     return by_string(state, native)
 
 
-def _q(strength: str):
+def _q(strength: str) -> Callable[[int], Bot]:
     def make(seed: int) -> Bot:
         from .bots import make_bot as qbot
 
@@ -39,7 +46,7 @@ def bots(game_name: str) -> dict[str, BotSpec]:
     }, "search")
 
 
-def hint(state) -> Hint | None:
+def hint(state: State) -> Hint | None:
     from .position import plies_text
     from .solve import QangoSolver
 
@@ -48,9 +55,10 @@ def hint(state) -> Hint | None:
     if res.value == "unknown" or res.best_move is None:
         return None  # undecided in time: the strong bot's move
     a = action_of(state, res.best_move)
-    if res.value == "win":
-        return Hint(a, f"wins in {plies_text(res.plies)} with best play")
     if res.value == "draw":
         return Hint(a, "no winning line from here; this move holds the draw")
+    assert res.plies is not None  # the exact search ("id") gives the length of every win or loss
+    if res.value == "win":
+        return Hint(a, f"wins in {plies_text(res.plies)} with best play")
     return Hint(None, f"no winning line from here: the opponent wins in {plies_text(res.plies)} with best play"
                       f" ({state.action_to_string(a)} holds out longest)")

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from ..plugin import GamePlugin, Picture
+from typing import TYPE_CHECKING, Any, cast
+
+from ..plugin import BotSpec, GamePlugin, Picture
+
+if TYPE_CHECKING:
+    from ...generators.ids import Instance, ParsedId
+    from ...play.start import Start
+    from ...play.bots import Hint
+    from ..api import State
+    from .api import QangoState
 
 
 class QangoPlugin(GamePlugin):
@@ -20,22 +29,22 @@ class QangoPlugin(GamePlugin):
          "id": "qango:6:{choice}#{seed}"},
     )
 
-    def bots(self, game_name):
+    def bots(self, game_name: str) -> dict[str, BotSpec]:
         from .api_bots import bots
 
         return bots(game_name)
 
-    def hint(self, state):
+    def hint(self, state: State) -> Hint | None:
         from .api_bots import hint
 
         return hint(state)
 
-    def resolve_id(self, parsed):
+    def resolve_id(self, parsed: ParsedId) -> Instance:
         from .generate import resolve_id
 
         return resolve_id(parsed)
 
-    def start(self, inst, spec, params):
+    def start(self, inst: Instance, spec: str, params: dict[str, Any]) -> Start:
         """A puzzle: the person on the side to move against the perfect bot; a position: a game."""
         from ...play.start import Start
         from ..plugin import load_game
@@ -43,7 +52,7 @@ class QangoPlugin(GamePlugin):
 
         if inst.kind == "qango-position":
             pos = inst.value
-            board = getattr(pos, "board", None)
+            board: Any = getattr(pos, "board", None)
             extra = {"board": board.name} if getattr(board, "name", None) else {}
             return Start("qango", load_game("qango", **{**extra, **params}).new_initial_state_from(pos), spec)
         puz = inst.value
@@ -53,23 +62,23 @@ class QangoPlugin(GamePlugin):
         return Start("qango", state, spec, (state.current_player(),), "perfect", puz.k, "fewest counters",
                      f"{puz.position.to_move} to move wins in {puz.win_text()}", "counters")
 
-    def picture(self, state, legal, humans):
+    def picture(self, state: State, legal: list[int], humans: list[int]) -> Picture:
         from .web import hotspots
 
-        svg, hot = hotspots(state.to_svg(), state.engine.position.board, legal)
+        svg, hot = hotspots(state.to_svg(), cast("QangoState", state).engine.position.board, legal)
         return Picture(svg, hot)
 
-    def check(self, body):
+    def check(self, body: Any) -> dict[str, Any]:
         from .web import check
 
         return check(body)
 
-    def draw(self, body):
+    def draw(self, body: Any) -> dict[str, Any]:
         from .web import draw
 
         return draw(body)
 
-    def demo(self, out, seed):
+    def demo(self, out: str, seed: int) -> list[list[str]]:
         return [
             ["qango", "solve", "empty", "--board", "6", "--proof", f"{out}/qango6-proof.json"],
             ["qango", "verify-proof", f"{out}/qango6-proof.json"],

@@ -10,6 +10,8 @@ lead, -1 for the others.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...errors import RuleError
 from ...shapes.hexgrid import axial_to_offset, offset_to_axial
 from ..api import TERMINAL, ChanceMode, EngineState, Game, GameMeta, Information, Utility, replay_from_json, split_params
@@ -50,10 +52,10 @@ class TangleApiState(EngineState):
     def _apply(self, action: int) -> None:
         self.engine.push(PASS if action == self._pass else action)
 
-    def _save(self):
+    def _save(self) -> None:
         return None
 
-    def _restore(self, saved) -> None:
+    def _restore(self, saved: Any) -> None:
         self.engine.pop()
 
     def _copy_engine(self, engine: TangleState) -> TangleState:
@@ -107,7 +109,7 @@ class TangleApiState(EngineState):
             return "stuck"
         return "target score" if max(e.scores) >= g.options.target_score else "out of pieces"
 
-    def _snapshot(self):
+    def _snapshot(self) -> dict[str, Any]:
         e = self.engine
         return {"scores": list(e.scores), "to_move": e.to_move, "turns_left": e.turns_left, "over": e.over,
                 "captured": sorted(e.captured.items()), "remaining": [list(r) for r in e.remaining]}
@@ -128,7 +130,7 @@ class Tangle(Game):
     setup_params = {"players": 2, "board": "tangle-default", "pieces": "tangle-default"}
     terminations = ("target score", "out of pieces", "stuck")
 
-    def __init__(self, **params):
+    def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         setup, opts = split_params(params, self.setup_params)
         spec = {
@@ -159,7 +161,7 @@ class Tangle(Game):
             chance_mode=ChanceMode.DETERMINISTIC, information=Information.PERFECT,
             terminations=self.terminations)
 
-    def _start(self, seed: int, start) -> TangleApiState:
+    def _start(self, seed: int, start: Any) -> TangleApiState:
         engine = self.engine_game.new_state()
         if start is not None:
             for m in start:
@@ -172,7 +174,7 @@ class Tangle(Game):
     def new_initial_state(self, seed: int | None = None) -> TangleApiState:
         return self._start(int(seed or 0), None)
 
-    def new_initial_state_from(self, instance) -> TangleApiState:
+    def new_initial_state_from(self, instance: Any) -> TangleApiState:
         """From a state or puzzle (a ``TangleState``, its JSON dict or a file path) whose board,
         pieces, players and options are this game's; its moves become the start position."""
         state = instance if isinstance(instance, TangleState) else load_state(instance)
@@ -181,5 +183,5 @@ class Tangle(Game):
         moves = [self.engine_game.move_json(p) for p in state.moves]
         return self._start(0, moves)
 
-    def state_from_json(self, data: dict) -> TangleApiState:
-        return replay_from_json(self, data)
+    def state_from_json(self, data: dict[str, Any]) -> TangleApiState:
+        return replay_from_json(self, data, self._start)

@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable, cast
+
 from ...errors import SolverError
 from ...play.bots import Bot, EngineBot, Hint, with_strong
 from ..plugin import BotSpec
 
+if TYPE_CHECKING:
+    from ..api import State
+    from .api import TangleApiState
 
-def _t(strength: str):
+
+def _t(strength: str) -> Callable[[int], Bot]:
     def make(seed: int) -> Bot:
         from .bots import make_bot as tbot
 
         b = tbot(strength, seed)
-        return EngineBot(strength, lambda state: state.action_of(b.choose(state.engine)))
+
+        def pick(state: State) -> int:
+            st = cast("TangleApiState", state)
+            return st.action_of(b.choose(st.engine))
+
+        return EngineBot(strength, pick)
     return make
 
 
@@ -25,9 +36,10 @@ def bots(game_name: str) -> dict[str, BotSpec]:
     }, "lookahead")
 
 
-def hint(state) -> Hint | None:
+def hint(state: State) -> Hint | None:
     from .search import best_turn
 
+    state = cast("TangleApiState", state)
     try:
         r = best_turn(state.engine, "safe", node_limit=200_000)
     except SolverError:

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from ..plugin import GamePlugin, Picture
+from typing import TYPE_CHECKING, Any, cast
+
+from ..plugin import BotSpec, GamePlugin, Picture
+
+if TYPE_CHECKING:
+    from ...generators.ids import Instance, ParsedId
+    from ...play.start import Start
+    from ...play.bots import Hint
+    from ..api import State
+    from .api import TangleApiState
 
 KIND = "tangle-puzzle"
 
@@ -23,22 +32,22 @@ class TanglePlugin(GamePlugin):
                  "hard": "tangle:min_points=10,min_chain=2,hard=1#{seed}"}},
     )
 
-    def bots(self, game_name):
+    def bots(self, game_name: str) -> dict[str, BotSpec]:
         from .api_bots import bots
 
         return bots(game_name)
 
-    def hint(self, state):
+    def hint(self, state: State) -> Hint | None:
         from .api_bots import hint
 
         return hint(state)
 
-    def resolve_id(self, parsed):
+    def resolve_id(self, parsed: ParsedId) -> Instance:
         from .generate import resolve_id
 
         return resolve_id(parsed)
 
-    def start(self, inst, spec, params):
+    def start(self, inst: Instance, spec: str, params: dict[str, Any]) -> Start:
         """A best-turn puzzle: one turn of the side to move against the strong bot."""
         from ...play.start import Start
         from .engine import state_from_json
@@ -56,30 +65,30 @@ class TanglePlugin(GamePlugin):
         return Start("tangle", state, spec, (state.current_player(),), "strong", points,
                      "best chain", question, "points", one_turn=True)
 
-    def turn_points(self, initial, state, player):
-        e0, e = initial.engine, state.engine
+    def turn_points(self, initial: State, state: State, player: int) -> int:
+        e0, e = cast("TangleApiState", initial).engine, cast("TangleApiState", state).engine
         team = e.game.team_of[player]
         return e.scores[team] - e0.scores[team]
 
-    def picture(self, state, legal, humans):
+    def picture(self, state: State, legal: list[int], humans: list[int]) -> Picture:
         """The board with every side clickable; each placement's button names the sides it covers."""
         from .web import sides
 
         svg, segs = sides(state.to_svg(), state)
-        g = state.engine.game
+        g = cast("TangleApiState", state).engine.game
 
-        def covers(a: int) -> dict:
+        def covers(a: int) -> dict[str, Any]:
             m = g.pl_mask[a] if a < g.n_placements else 0
             return {"sides": [i for i in range(m.bit_length()) if m >> i & 1]}
 
         return Picture(svg, set(), {"sides": segs}, covers)
 
-    def demo(self, out, seed):
+    def demo(self, out: str, seed: int) -> list[list[str]]:
         return [["tangle", "puzzle", "generate", "--seed", str(seed), "--svg", f"{out}/tangle-puzzle.svg",
                  "--solution-svg", f"{out}/tangle-solution.svg"]]
 
 
-def api_state(native, params: dict | None = None):
+def api_state(native: Any, params: dict[str, Any] | None = None) -> State:
     """A Tangle engine state as a game-API state of the same board, pieces, players and options."""
     from ..plugin import load_game
 

@@ -11,12 +11,16 @@ match's layout comes from the seed; dark cards are hidden from both players
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+from typing import Any
+
 from ...errors import FormatError, InvalidMoveError, RuleError
 from ...jsonio import short
 from ..api import TERMINAL, ChanceMode, EngineState, Game, GameMeta, Information, Utility, replay_from_json, split_params
 from .cards import EMPTY, KINDS, ROOSTER, CardSet, load_card_set
 from .duel import REENTER, SETUP, DuelGame, describe_action, parse_action
-from .layout import N_CELLS, Layout, idx, random_layout, rc
+from .grid import N_CELLS, rc
+from .layout import Layout, idx, random_layout
 from .moves import KNIGHT, SLIDES, STEPS
 from .render import svg_grid
 from .rules import TanglungOptions
@@ -55,8 +59,8 @@ def _kind_name(letter: str) -> str:
     return KINDS.get(letter, "?").capitalize()
 
 
-def why_unreachable(cells, pos: int, dst: int, options, fan: int | None = None,
-                    others=frozenset(), what: str = "the matchbox") -> str:
+def why_unreachable(cells: Sequence[str], pos: int, dst: int, options: Any, fan: int | None = None,
+                    others: Collection[int | None] = frozenset(), what: str = "the matchbox") -> str:
     """Why the card at ``pos`` (its kind's move) does not take ``what`` to ``dst``, in words:
     "the matchbox on 0,3 (Rabbit) cannot move to 2,3: the empty space at 1,3 blocks the way"."""
     kind = cells[pos]
@@ -100,7 +104,7 @@ def why_unreachable(cells, pos: int, dst: int, options, fan: int | None = None,
 class _TanglungGame(Game):
     setup_params = {"cards": None}
 
-    def __init__(self, **params):
+    def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         setup, opts = split_params(params, self.setup_params)
         self.options = TanglungOptions.from_dict(opts)
@@ -137,10 +141,10 @@ class TanglungSoloState(EngineState):
     def _apply(self, action: int) -> None:
         self.engine.play(action)
 
-    def _save(self):
+    def _save(self) -> None:
         return None
 
-    def _restore(self, saved) -> None:
+    def _restore(self, saved: Any) -> None:
         self.engine.undo()
 
     def action_to_string(self, action: int) -> str:
@@ -165,7 +169,7 @@ class TanglungSoloState(EngineState):
         can = " or ".join(_cell_text(a) for a in self.legal_actions())
         return why + (f"; it can move to {can}" if can else "")
 
-    def _snapshot(self):
+    def _snapshot(self) -> Any:
         return self.engine.to_json()
 
     def _termination(self) -> str:
@@ -210,7 +214,8 @@ class TanglungSolo(_TanglungGame):
     def _layout_from_seed(self, seed: int) -> Layout:
         return random_layout(seed, self.card_set, self.options.not_so_zen)
 
-    def _start(self, seed: int, start) -> TanglungSoloState:
+    def _start(self, seed: int, start: Any) -> TanglungSoloState:
+        starts: tuple[int, ...]
         if start is None:
             layout, starts = self._layout_from_seed(seed), ()
         else:
@@ -234,7 +239,7 @@ class TanglungSolo(_TanglungGame):
     def new_initial_state(self, seed: int | None = None) -> TanglungSoloState:
         return self._start(int(seed or 0), None)
 
-    def new_initial_state_from(self, instance) -> TanglungSoloState:
+    def new_initial_state_from(self, instance: Any) -> TanglungSoloState:
         """From a ``Layout``, its text (``CRBF/HDFR/BHFB/RHDC`` or a tanglung ID), a dict
         ``{"layout": text, "starts": [[r, c], ...]}`` or an object with ``layout`` and ``start``
         (a generated challenge, a solver solution); without a start the matchbox (co-op: the
@@ -249,7 +254,7 @@ class TanglungSolo(_TanglungGame):
             instance = {"layout": str(instance.layout), "starts": starts}
         return self._start(0, instance)
 
-    def state_from_json(self, data: dict) -> TanglungSoloState:
+    def state_from_json(self, data: dict[str, Any]) -> TanglungSoloState:
         return replay_from_json(self, data, self._start)
 
 
@@ -266,16 +271,18 @@ _LANTERN = 16
 _ROOSTER = 32
 
 
-def encode_duel(action: tuple) -> int:
+def encode_duel(action: tuple[Any, ...]) -> int:
     kind = action[0]
+    cell: int = action[1]
     if kind == "place":
-        return action[1]
+        return cell
     if kind == "lantern":
-        return _LANTERN + action[1]
-    return _ROOSTER + 16 * action[1] + action[2]
+        return _LANTERN + cell
+    fan: int = action[2]
+    return _ROOSTER + 16 * cell + fan
 
 
-def decode_duel(a: int) -> tuple:
+def decode_duel(a: int) -> tuple[Any, ...]:
     if 0 <= a < _LANTERN:
         return ("place", a)
     if a < _ROOSTER:
@@ -337,6 +344,7 @@ class TanglungDuelState(EngineState):
             if d == m.fan:
                 return f"the Fan is on {there}: re-entry goes on a lit card without the Fan"
             return f"{there} is dark: re-entry goes on a lit card"
+        assert pos is not None  # past the set-up and re-entry the matchbox is on the grid (as in the engine)
         if kind == "place":
             return f"player {me}'s matchbox is on {_cell_text(pos)}: 'place' is only for the set-up and re-entry"
         if kind == "rooster":
@@ -365,7 +373,7 @@ class TanglungDuelState(EngineState):
                                f"player {me}'s matchbox")
 
 
-    def _snapshot(self):
+    def _snapshot(self) -> Any:
         d = self.engine.to_json()
         d["match"] = self.engine.match.to_json()
         return d
@@ -378,7 +386,7 @@ class TanglungDuelState(EngineState):
         view = m.observation(player)
         return self._grid(view) + "\n" + self._status()
 
-    def _grid(self, view) -> str:
+    def _grid(self, view: Sequence[str]) -> str:
         m = self.engine.match
         lines = []
         for r in range(4):
@@ -433,7 +441,7 @@ class TanglungDuel(_TanglungGame):
     def has_hidden_information(self) -> bool:
         return True
 
-    def _start(self, seed: int, start) -> TanglungDuelState:
+    def _start(self, seed: int, start: Any) -> TanglungDuelState:
         layouts = []
         if start is not None:
             if not isinstance(start, dict) or not isinstance(start.get("layouts"), list):
@@ -449,7 +457,7 @@ class TanglungDuel(_TanglungGame):
     def new_initial_state(self, seed: int | None = None) -> TanglungDuelState:
         return self._start(int(seed or 0), None)
 
-    def new_initial_state_from(self, instance) -> TanglungDuelState:
+    def new_initial_state_from(self, instance: Any) -> TanglungDuelState:
         """From a layout (or a list of layouts) for the first match(es); later ones from seed 0."""
         if isinstance(instance, (Layout, str)):
             instance = [instance]
@@ -457,5 +465,5 @@ class TanglungDuel(_TanglungGame):
             instance = {"layouts": [str(Layout.parse(str(x))) for x in instance]}
         return self._start(0, instance)
 
-    def state_from_json(self, data: dict) -> TanglungDuelState:
+    def state_from_json(self, data: dict[str, Any]) -> TanglungDuelState:
         return replay_from_json(self, data, self._start)

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING, Callable, cast
 
 from ...play.bots import Bot, EngineBot, Hint, RandomBot, with_strong
 from ..plugin import BotSpec
+
+if TYPE_CHECKING:
+    from ..api import State
+    from .api import TanglungDuelState, TanglungSoloState
 
 
 class TanglungWalkerBot(Bot):
@@ -13,22 +18,23 @@ class TanglungWalkerBot(Bot):
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, state) -> int:
+    def choose(self, state: State) -> int:
         acts = state.legal_actions()
-        dark = [a for a in acts if not state.engine.lit >> a & 1]
+        lit = cast("TanglungSoloState", state).engine.lit
+        dark = [a for a in acts if not lit >> a & 1]
         return self.rng.choice(dark or acts)
 
 
-def solo_best(state) -> tuple[int | None, int | None]:
+def solo_best(state: State) -> tuple[int | None, int | None]:
     """(next move of a shortest winning line, its moves left) from a solo / co-op state;
     (None, None) when no line wins."""
     from .coop import search_coop
     from .solo_search import move_graph, noflip_mask, search_graph
 
-    e = state.engine
+    e = cast("TanglungSoloState", state).engine
     if len(e.starts) == 1:
         adj, adjn = move_graph(e.layout, e.options)
         moves, _, path, _ = search_graph(adj, adjn, noflip_mask(e.layout), 16, e.positions[0], e.lit)
@@ -48,23 +54,27 @@ class TanglungPerfectBot(Bot):
 
     name = "perfect"
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0) -> None:
         self.fallback = TanglungWalkerBot(seed)
 
-    def choose(self, state) -> int:
+    def choose(self, state: State) -> int:
         a, _ = solo_best(state)
         if a is None or a not in state.legal_actions():
             return self.fallback.choose(state)
         return a
 
 
-def _duel(strength: str):
+def _duel(strength: str) -> Callable[[int], Bot]:
     def make(seed: int) -> Bot:
         from .duel_search import make_bot as duel_bot
         from .api import encode_duel
 
         b = duel_bot(strength, seed)
-        return EngineBot(strength, lambda state: encode_duel(b.choose(state.engine.match)))
+
+        def pick(state: State) -> int:
+            return encode_duel(b.choose(cast("TanglungDuelState", state).engine.match))
+
+        return EngineBot(strength, pick)
     return make
 
 
@@ -83,7 +93,7 @@ def bots(game_name: str) -> dict[str, BotSpec]:
     }, "pimc")
 
 
-def hint(state) -> Hint | None:
+def hint(state: State) -> Hint | None:
     if state.get_game().name == "tanglung-duel":  # no exact search there: the strong bot's move
         return None
     a, left = solo_best(state)

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from ..plugin import GamePlugin, Picture
+from typing import TYPE_CHECKING, Any, cast
+
+from ..plugin import BotSpec, GamePlugin, Picture
+
+if TYPE_CHECKING:
+    from ...generators.ids import Instance, ParsedId
+    from ...play.start import Start
+    from ...play.bots import Hint
+    from ..api import State
+    from .api import TanglungSolo
 
 KIND = "tanglung-challenge"
 
@@ -28,22 +37,22 @@ class TanglungPlugin(GamePlugin):
          "choices": ("easy", "medium", "hard", "expert"), "id": "tanglung:solo,{choice}#{seed}"},
     )
 
-    def bots(self, game_name):
+    def bots(self, game_name: str) -> dict[str, BotSpec]:
         from .api_bots import bots
 
         return bots(game_name)
 
-    def hint(self, state):
+    def hint(self, state: State) -> Hint | None:
         from .api_bots import hint
 
         return hint(state)
 
-    def resolve_id(self, parsed):
+    def resolve_id(self, parsed: ParsedId) -> Instance:
         from .generate import resolve_id
 
         return resolve_id(parsed)
 
-    def start(self, inst, spec, params):
+    def start(self, inst: Instance, spec: str, params: dict[str, Any]) -> Start:
         """A solo game from the challenge's better Rooster (as the generator), its optimum known."""
         from ...play.start import Start
         from .solo_search import solve_solo
@@ -54,23 +63,23 @@ class TanglungPlugin(GamePlugin):
         opts = {**ch.options.to_json(), **params}
         if not ch.card_set.same_cards(default_card_set()):
             opts["cards"] = ch.card_set.inline()
-        game = load_game("tanglung-solo", **opts)
+        game = cast("TanglungSolo", load_game("tanglung-solo", **opts))
         sol = solve_solo(ch.layout, None, game.options, ch.card_set)
         state = game.new_initial_state_from({"layout": str(ch.layout), "starts": [list(divmod(sol.start, 4))]})
         return Start("tanglung-solo", state, spec, (0,), None, sol.moves, "fewest moves",
                      "light all 16 cards", "moves")
 
-    def load_formats(self):
+    def load_formats(self) -> None:
         from . import formats  # noqa: F401  (registers its formats)
 
-    def start_from_file(self, data, where, spec):
+    def start_from_file(self, data: Any, where: str, spec: str) -> Start:
         from ...generators.ids import Instance
         from .formats import challenge_from_document
 
         ch = challenge_from_document(data, where)
         return self.start(Instance(KIND, ch, spec), spec, {})
 
-    def picture(self, state, legal, humans):
+    def picture(self, state: State, legal: list[int], humans: list[int]) -> Picture:
         from .web import hotspots
 
         if state.get_game().name == "tanglung-duel":
@@ -78,17 +87,17 @@ class TanglungPlugin(GamePlugin):
         svg, hot = hotspots(state.to_svg(), legal)
         return Picture(svg, hot)
 
-    def check(self, body):
+    def check(self, body: Any) -> dict[str, Any]:
         from .web import check
 
         return check(body)
 
-    def draw(self, body):
+    def draw(self, body: Any) -> dict[str, Any]:
         from .web import draw
 
         return draw(body)
 
-    def demo(self, out, seed):
+    def demo(self, out: str, seed: int) -> list[list[str]]:
         return [
             ["tanglung", "solo", "solve", "CRBF/HDFR/BHFB/RHDC", "--svg", f"{out}/tanglung-tour.svg"],
             ["tanglung", "solo", "generate", "--difficulty", "hard", "--seed", str(seed), "--svg", out],

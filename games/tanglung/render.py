@@ -8,6 +8,8 @@ from .cards import EMPTY, KINDS
 from .grid import N_CELLS, SIZE, rc
 
 if TYPE_CHECKING:  # the type only: Layout draws itself with this module
+    from collections.abc import Sequence
+
     from .layout import Layout
 
 CELL = 80
@@ -52,7 +54,7 @@ def svg_grid(
     lit: int | None = None,
     path: list[int] | None = None,
     title: str | None = None,
-    boxes: list[int | None] | tuple[int | None, ...] = (),
+    boxes: Sequence[int | None] = (),
     fan: int | None = None,
     labels: bool = False,
     start: int | None = None,

@@ -14,6 +14,7 @@ down cards are hidden information (``observation_string``).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ...errors import FormatError, IllegalMoveError, InvalidMoveError, RuleError, TanglekitError
 from ..api import ChanceMode, EngineState, Game, GameMeta, Information, Utility, replay_from_json, split_params
@@ -23,6 +24,9 @@ from .rules import ZangleOptions
 from .solo import DRAW_PILE, MIDDLE as SOLO_MIDDLE, SoloGame
 from .speed import SpeedGame
 from .turn import MIDDLE as TURN_MIDDLE, TurnGame
+
+#: the engine of a Zangle state: one per game
+ZangleEngine = SoloGame | TurnGame | SpeedGame
 
 SIMPLE = {"draw": 0, "pass": 1, "discard": 2, "skip": 3, "wait": 4, "false_call": 5}
 SIMPLE_NAMES = {v: k for k, v in SIMPLE.items()}
@@ -46,7 +50,7 @@ def place_name(place: int, solo: bool) -> str:
 _FILL_RE = re.compile(r"fill pile (\d{1,3}) from pile (\d{1,3})")
 
 
-def explain_zangle(places: dict, action: int, legal_zangles: list[int], solo: bool) -> str | None:
+def explain_zangle(places: dict[int, Card], action: int, legal_zangles: list[int], solo: bool) -> str | None:
     """Why the Zangle action ``action`` (target and cards by their places) is not legal with the
     face-up cards ``places`` (place -> Card): "card T5 does not fit ...", or None."""
     t = (action - ZANGLE_BASE) % _PLACE_BITS
@@ -76,7 +80,7 @@ def explain_zangle(places: dict, action: int, legal_zangles: list[int], solo: bo
 
         if not any(p < MIDDLE for p in chosen) or not any(p >= MIDDLE for p in chosen):
             return "a solo Zangle uses at least one middle card and at least one pile top"
-    area = sum(c.shape.area for c in shaped)
+    area = sum(c.shape.area for c in shaped if c.shape is not None)  # (all of them: narrows the type)
     names = " + ".join(c.id for c in shaped)
     one = len(shaped) == 1
     if area != target.shape.area:
@@ -86,7 +90,7 @@ def explain_zangle(places: dict, action: int, legal_zangles: list[int], solo: bo
         return f"no Zangle fills {target.id} now: {names} do{'es' if one else ''} not fit it"
     if one:
         return f"card {names} does not fit {target.id}: not congruent to it"
-    def shaped_ids(a: int) -> set:
+    def shaped_ids(a: int) -> set[str]:
         m = (a - ZANGLE_BASE) // _PLACE_BITS
         return {places[p].id for p in range(m.bit_length())
                 if m >> p & 1 and p in places and places[p].shape is not None}
@@ -98,14 +102,15 @@ def explain_zangle(places: dict, action: int, legal_zangles: list[int], solo: bo
     return f"{names} do not fit {target.id}: the pieces cannot be arranged to fill it exactly"
 
 
-def _action_key(a: Action) -> tuple:
+def _action_key(a: Action) -> tuple[Any, ...]:
     return (a.kind, a.target, frozenset(a.pieces), frozenset(a.z), a.src, a.dst)
 
 
 class ZangleState(EngineState):
     """A Zangle game (the engine is a ``SoloGame``, ``TurnGame`` or ``SpeedGame``)."""
 
-    engine: GameState
+    engine: ZangleEngine
+    _table_cache: tuple[int, dict[int, Action], GameState] | None
 
     # -- places of the cards on the table ----------------------------------------------------
     def _places(self) -> dict[int, Card]:
@@ -132,7 +137,7 @@ class ZangleState(EngineState):
 
     def _table(self) -> dict[int, Action]:
         """Legal actions by their ints (cached with the legal list)."""
-        cache = getattr(self, "_table_cache", None)
+        cache: tuple[int, dict[int, Action], GameState] | None = getattr(self, "_table_cache", None)
         if cache is not None and cache[0] == len(self._actions) and cache[2] is self.engine:
             return cache[1]
         where = {c.id: i for i, c in self._places().items()}
@@ -177,7 +182,7 @@ class ZangleState(EngineState):
     def _apply(self, action: int) -> None:
         self.engine.apply(self._table()[action])
 
-    def _copy_engine(self, engine: GameState) -> GameState:
+    def _copy_engine(self, engine: ZangleEngine) -> GameState:
         return engine.clone()
 
     def clone(self) -> "ZangleState":
@@ -199,7 +204,7 @@ class ZangleState(EngineState):
             t, mask = (action - ZANGLE_BASE) % _PLACE_BITS, (action - ZANGLE_BASE) // _PLACE_BITS
             used = [places.get(i) for i in range(mask.bit_length()) if mask >> i & 1]
             if t in places and None not in used and mask >> t & 1:
-                rest = [c for c in used if c is not places[t]]
+                rest = [c for c in used if c is not None and c is not places[t]]
                 return str(Action("zangle", places[t].id, tuple(c.id for c in rest if not c.is_z),
                                   tuple(c.id for c in rest if c.is_z)))
         raise RuleError(f"no such Zangle action here: {action}")
@@ -254,7 +259,7 @@ class ZangleState(EngineState):
             src, dst = divmod(action - FILL_BASE, 16)
             if src > 15:
                 return f"no such action: {action}"
-            if not solo:
+            if not isinstance(e, SoloGame):
                 return "filling a pile is a move of solo Zangle only"
             n = len(e.piles)
             if src >= n or dst >= n:
@@ -270,15 +275,16 @@ class ZangleState(EngineState):
             t, mask = (action - ZANGLE_BASE) % _PLACE_BITS, (action - ZANGLE_BASE) // _PLACE_BITS
             if t >= _MAX_PLACES or mask >> _MAX_PLACES or not mask >> t & 1:
                 return f"no such action: {action}"
-            if solo and e.phase == "fill":
+            if isinstance(e, SoloGame) and e.phase == "fill":
                 return "an empty pile must be filled first (or the fill skipped)"
-            if not solo and getattr(e, "false_pending", None) and e.false_pending[self.current_player()]:
+            pending = None if solo else getattr(e, "false_pending", None)
+            if pending and pending[self.current_player()]:
                 return f"player {self.current_player()} must first take the false call's penalty (false_call)"
             return explain_zangle(self._places(), action, [a for a in self.legal_actions() if a >= ZANGLE_BASE],
                                   solo)
         return f"no such action: {action}"  # 6..15
 
-    def _why_simple(self, kind: str) -> str:
+    def _why_simple(self, kind: str) -> str | None:
         e = self.engine
         n_z = sum(1 for a in self.legal_actions() if a >= ZANGLE_BASE)
         if isinstance(e, SoloGame):
@@ -297,7 +303,7 @@ class ZangleState(EngineState):
                 return "an emptied pile must be filled (rule option fill_empty_pile is 'must')"
             return f"'{kind}' is not a move of solo Zangle (draw, pass, wait are moves of the turn and speed games)"
         me = self.current_player()
-        if e.__class__.__name__ == "TurnGame":
+        if isinstance(e, TurnGame):
             if kind in ("discard", "skip"):
                 return f"'{kind}' is a move of solo Zangle only"
             if kind in ("wait", "false_call"):
@@ -320,7 +326,7 @@ class ZangleState(EngineState):
             return "the middle pile is empty"
         return None
 
-    def _snapshot(self):
+    def _snapshot(self) -> Any:
         return self.engine.to_json()
 
     def _termination(self) -> str:
@@ -330,7 +336,7 @@ class ZangleState(EngineState):
         assert isinstance(e, RoundScoredGame)
         return "bonus round" if e.bonus is not None else "fewest points"
 
-    def _winners(self, returns) -> tuple[int, ...]:
+    def _winners(self, returns: tuple[float, ...]) -> tuple[int, ...]:
         e = self.engine
         if not isinstance(e, RoundScoredGame):
             return super()._winners(returns)
@@ -367,10 +373,10 @@ class ZangleState(EngineState):
 
 
 class _ZangleGame(Game):
-    setup_params: dict = {"deck": None}
-    engine_class: type = SoloGame
+    setup_params: dict[str, Any] = {"deck": None}
+    engine_class: type[ZangleEngine] = SoloGame
 
-    def __init__(self, **params):
+    def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         setup, opts = split_params(params, self.setup_params)
         self.setup = setup
@@ -378,10 +384,10 @@ class _ZangleGame(Game):
         deck = setup["deck"]
         self.deck: Deck = deck if isinstance(deck, Deck) else load_deck(deck) if deck else default_deck()
 
-    def _kwargs(self) -> dict:
+    def _kwargs(self) -> dict[str, Any]:
         return {k: v for k, v in self.setup.items() if k != "deck"}
 
-    def _start(self, seed: int, start) -> ZangleState:
+    def _start(self, seed: int, start: Any) -> ZangleState:
         kw = self._kwargs()
         if start is not None:
             kw[self.start_key] = start
@@ -399,7 +405,7 @@ class _ZangleGame(Game):
     def new_initial_state(self, seed: int | None = None) -> ZangleState:
         return self._start(int(seed or 0), None)
 
-    def state_from_json(self, data: dict) -> ZangleState:
+    def state_from_json(self, data: dict[str, Any]) -> ZangleState:
         return replay_from_json(self, data, self._start)
 
 
@@ -433,7 +439,7 @@ class ZangleSolo(_ZangleGame):
             length_bound="rules: each Zangle takes 2+ cards, a skip follows a Zangle, a discard uses a draw "
                          "card, a fill lowers a card in its pile")
 
-    def new_initial_state_from(self, instance) -> ZangleState:
+    def new_initial_state_from(self, instance: Any) -> ZangleState:
         """From a solo layout ``{"middle": [ids], "draw": [ids], "piles": [[ids], ...]}`` (or any
         object with those attributes, like a solver ``SoloDeal``)."""
         if not isinstance(instance, dict):
@@ -460,7 +466,7 @@ def _round_meta(game: _ZangleGame, n: int, length: int, how: str) -> GameMeta:
         length_bound=how)
 
 
-def _cid(c) -> str:
+def _cid(c: Any) -> str:
     return c.id if isinstance(c, Card) else str(c)
 
 
@@ -493,7 +499,7 @@ class ZangleTurn(_ZangleGame):
         rounds = int(self.setup["rounds"]) + 1
         return _round_meta(self, n, rounds * per_round, f"{how}; {rounds - 1} rounds + a bonus round")
 
-    def new_initial_state_from(self, instance) -> ZangleState:
+    def new_initial_state_from(self, instance: Any) -> ZangleState:
         """From a deal (a ``Deal`` or deal-file JSON: ``own`` is player 0, then ``others``); the
         first round starts there, later rounds are shuffled from seed 0."""
         data = instance.to_json() if hasattr(instance, "to_json") else instance
@@ -524,8 +530,8 @@ class ZangleSpeed(_ZangleGame):
                            f"engine cap: max_turns={self.options.max_turns} actions per round; "
                            f"{rounds - 1} rounds + a bonus round")
 
-    def _kwargs(self) -> dict:
+    def _kwargs(self) -> dict[str, Any]:
         return {k: v for k, v in self.setup.items() if k != "deck" and v is not None}
 
-    def new_initial_state_from(self, instance) -> ZangleState:
+    def new_initial_state_from(self, instance: Any) -> ZangleState:
         raise RuleError("the speed game deals from its seed only (use new_initial_state(seed))")

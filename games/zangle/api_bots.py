@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable, cast
+
 from ...play.bots import Bot, EngineBot, Hint, with_strong
 from ..plugin import BotSpec
 
+if TYPE_CHECKING:
+    from ..api import State
+    from .api import ZangleState
+    from .bots import Bot as ZangleEngineBot
+    from .solo import SoloGame
 
-def solo_best(state, max_states: int = 2_000_000, time_limit: float | None = 20.0):
+
+def solo_best(state: State, max_states: int = 2_000_000,
+              time_limit: float | None = 20.0) -> tuple[int | None, int | None]:
     """(first action of a winning line, its length) for a solo state, (None, None) if no line
     wins, (None, -1) if the search stopped at its limit. The solver knows the face-down cards."""
     from .solo_search import SoloDeal, solve_deal
 
-    e = state.engine
+    st = cast("ZangleState", state)
+    e = cast("SoloGame", st.engine)  # a solo state
     if state.is_terminal():
         return None, None
     if e.phase != "play":  # a fill choice: try each, the solver takes over in the play phase
@@ -33,10 +43,10 @@ def solo_best(state, max_states: int = 2_000_000, time_limit: float | None = 20.
         return None, -1
     if not res.solvable:
         return None, None
-    return state.action_of(res.line[0]), len(res.line)
+    return st.action_of(res.line[0]), len(res.line)
 
 
-def _engine_bot(strength: str, seed: int):
+def _engine_bot(strength: str, seed: int) -> ZangleEngineBot:
     from .bots import make_bot as zbot
 
     return zbot(strength, seed)
@@ -48,20 +58,26 @@ class ZanglePerfectBot(Bot):
 
     name = "perfect"
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0) -> None:
         self.fallback = _engine_bot("lookahead", seed)
 
-    def choose(self, state) -> int:
+    def choose(self, state: State) -> int:
         a, _ = solo_best(state)
         if a is None:
-            return state.action_of(self.fallback.choose(state.engine))
+            st = cast("ZangleState", state)
+            return st.action_of(self.fallback.choose(st.engine))
         return a
 
 
-def _z(strength: str):
+def _z(strength: str) -> Callable[[int], Bot]:
     def make(seed: int) -> Bot:
         b = _engine_bot(strength, seed)
-        return EngineBot(strength, lambda state: state.action_of(b.choose(state.engine)))
+
+        def pick(state: State) -> int:
+            st = cast("ZangleState", state)
+            return st.action_of(b.choose(st.engine))
+
+        return EngineBot(strength, pick)
     return make
 
 
@@ -77,7 +93,7 @@ def bots(game_name: str) -> dict[str, BotSpec]:
     return with_strong(table, "greedy")
 
 
-def hint(state) -> Hint | None:
+def hint(state: State) -> Hint | None:
     if state.get_game().name != "zangle-solo":
         return None
     a, n = solo_best(state)

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from ..plugin import GamePlugin, Picture
+from typing import TYPE_CHECKING, Any, cast
+
+from ..plugin import BotSpec, GamePlugin, Picture
+
+if TYPE_CHECKING:
+    from ...generators.ids import Instance, ParsedId
+    from ...play.start import Start
+    from ...play.bots import Hint
+    from ..api import State
+    from .api import ZangleState
+    from .cards import Deck
+    from .engine import Action
 
 SOLO_KIND = "zangle-solo-deal"
 #: how the play page composes a Zangle from clicked cards: base + target + mask_stride * mask
@@ -29,22 +40,22 @@ class ZanglePlugin(GamePlugin):
          "choices": ("easy", "medium", "hard", "expert"), "id": "zangle:solo,piles=5,{choice}#{seed}"},
     )
 
-    def bots(self, game_name):
+    def bots(self, game_name: str) -> dict[str, BotSpec]:
         from .api_bots import bots
 
         return bots(game_name)
 
-    def hint(self, state):
+    def hint(self, state: State) -> Hint | None:
         from .api_bots import hint
 
         return hint(state)
 
-    def resolve_id(self, parsed):
+    def resolve_id(self, parsed: ParsedId) -> Instance:
         from .generate import resolve_id
 
         return resolve_id(parsed)
 
-    def start(self, inst, spec, params):
+    def start(self, inst: Instance, spec: str, params: dict[str, Any]) -> Start:
         """A solo game from the deal, the solver's winning line as its optimum."""
         from ...play.start import Start
         from .solo_search import solve_deal
@@ -59,50 +70,50 @@ class ZanglePlugin(GamePlugin):
         return Start("zangle-solo", state, spec, (0,), None, n, "the solver's winning line",
                      "clear every tableau pile", "actions")
 
-    def load_formats(self):
+    def load_formats(self) -> None:
         from . import solo_deal  # noqa: F401  (registers its formats)
 
-    def start_from_file(self, data, where, spec):
+    def start_from_file(self, data: Any, where: str, spec: str) -> Start:
         from ...generators.ids import Instance
         from .solo_deal import parse_solo_deal
 
         deal = parse_solo_deal(data, None, where)  # a Zangle solo deal or generated challenge file
         return self.start(Instance(SOLO_KIND, deal, spec), spec, {})
 
-    def picture(self, state, legal, humans):
+    def picture(self, state: State, legal: list[int], humans: list[int]) -> Picture:
         """The table as HTML cards (a Zangle is chosen by clicking cards, not by a button)."""
         from .web import zangle_places, zangle_table_html, zangle_tiling
 
         places = zangle_places(state)
-        playing = bool(legal) and getattr(state.engine, "phase", "play") == "play"
+        playing = bool(legal) and getattr(cast("ZangleState", state).engine, "phase", "play") == "play"
         return Picture(zangle_table_html(state, places), {a for a in legal if a >= COMPOSE["base"]},
                        {"places": places, "can_zangle": playing, "compose": COMPOSE,
                         "last_zangle": zangle_tiling(*_last_zangle(state))})
 
-    def check(self, body):
+    def check(self, body: Any) -> dict[str, Any]:
         from .web import check_zangle
 
         return check_zangle(body)
 
-    def check_data(self):
+    def check_data(self) -> dict[str, Any]:
         from .web import zangle_deck
 
         return zangle_deck()
 
-    def demo(self, out, seed):
+    def demo(self, out: str, seed: int) -> list[list[str]]:
         return [
             ["zangle", "find", _demo_deal(out, seed), "--svg", f"{out}/zangle-best.svg"],
             ["zangle", "solo", "generate", "--difficulty", "medium", "--seed", str(seed), "--svg", out],
         ]
 
 
-def _last_zangle(state):
+def _last_zangle(state: State) -> tuple[Deck | None, Action | None]:
     """(deck, engine action) of the last Zangle played in ``state``'s history, or (None, None)."""
     hist = state.history()
     k = max((i for i, a in enumerate(hist) if a >= COMPOSE["base"]), default=None)
     if k is None:
         return None, None
-    rep = state.clone()
+    rep = cast("ZangleState", state).clone()
     for _ in range(len(hist) - k):
         rep.undo()
     return rep.engine.deck, rep.action_table().get(hist[k])

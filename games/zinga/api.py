@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import replace
+from typing import Any
 
 from ...errors import InvalidMoveError, RuleError
 from ..api import (CHANCE, TERMINAL, ChanceMode, EngineState, Game, GameMeta, Information, Utility, replay_from_json,
@@ -107,7 +108,9 @@ class ZingaState(EngineState):
         if ph == "race":
             return self._seats_from_active()[t.asked]
         if ph == "stop":
+            assert g.pawn is not None  # a call to STOP or let go: the pawn is held
             return g.pawn
+        assert g.pending is not None  # bonus, blunder: the engine holds the move awaiting a decision
         return g.pending.player  # bonus, blunder
 
     def current_player(self) -> int:
@@ -172,6 +175,12 @@ class ZingaState(EngineState):
             return Move("correct", p, (a - CORRECT) // 60, (a - CORRECT) % 60)
         raise RuleError(f"no such Zinga action: {a}")
 
+    def _engine_move(self, a: int, p: int) -> Move:
+        """``_move`` of an action that is not pass / ready (every caller has ruled those out)."""
+        m = self._move(a, p)
+        assert m is not None
+        return m
+
     def _apply(self, a: int) -> None:
         t, g = self.engine, self.engine.game
         p = self._deciding()
@@ -190,15 +199,15 @@ class ZingaState(EngineState):
                     t.asked = 0
                 return
             t.asked = 0
-            g.play(self._move(a, p))
+            g.play(self._engine_move(a, p))
             return
         if g.phase == "roll":
             if a == PASS:  # ready: the next player with something to announce decides
                 t.asked = self._seats_from_active().index(p) + 1
                 return
-            g.play(self._move(a, p))
+            g.play(self._engine_move(a, p))
             return
-        g.play(self._move(a, p))
+        g.play(self._engine_move(a, p))
         if g.phase == "roll":
             t.asked = 0
 
@@ -212,7 +221,7 @@ class ZingaState(EngineState):
             if action == PASS and self.engine.game.phase == "roll":
                 return "ready"
             return SIMPLE_TEXT[action]
-        m = self._move(action, 0)
+        m = self._engine_move(action, 0)
         if m.kind == "correct":
             return f"correct {name_of(m.code)} {name_of(m.code2)}"
         return f"{m.kind} {name_of(m.code)}"
@@ -278,7 +287,7 @@ class ZingaState(EngineState):
                 return head + "a correction names two different combinations"
             return None
         try:  # the engine's own check of the move, on a copy
-            m = self._move(a, p)
+            m = self._engine_move(a, p)
             t.copy().game.play(m)
         except RuleError as e:
             msg = str(e)
@@ -300,7 +309,7 @@ class ZingaState(EngineState):
             return "line" if any(m & ticked == m for m in LINE_MASKS) else "last player standing"
         return "all out" if not any(ps.alive for ps in g.players) else "roll limit"
 
-    def _snapshot(self):
+    def _snapshot(self) -> dict[str, Any]:
         g = self.engine.game
         return {"phase": g.phase, "turn": g.turn, "active": g.active, "dice": list(g.dice or self.engine.dice),
                 "pawn": g.pawn, "summary": g.summary(), "moves": len(g.moves), "asked": self.engine.asked}
@@ -366,7 +375,7 @@ class Zinga(Game):
     setup_params = {"players": 2, "sheets": None, "first": 0}
     terminations = ("line", "last player standing", "all out", "roll limit")
 
-    def __init__(self, **params):
+    def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         setup, opts = split_params(params, self.setup_params)
         self.setup = setup
@@ -400,7 +409,7 @@ class Zinga(Game):
             utility=Utility.ZERO_SUM if n == 2 else Utility.GENERAL_SUM, min_utility=-1.0, max_utility=1.0,
             chance_mode=ChanceMode.EXPLICIT, information=Information.PERFECT, terminations=self.terminations)
 
-    def _start(self, seed: int, start) -> ZingaState:
+    def _start(self, seed: int, start: Any) -> ZingaState:
         sheets = self.sheets if start is None else sheets_from_json(start, "start")
         if len(sheets) != self.num_players():
             raise RuleError(f"{len(sheets)} sheets for a {self.num_players()}-player game")
@@ -411,7 +420,7 @@ class Zinga(Game):
         """The dice are chance nodes, so the seed is not used (kept in the JSON)."""
         return self._start(int(seed or 0), None)
 
-    def new_initial_state_from(self, instance) -> ZingaState:
+    def new_initial_state_from(self, instance: Any) -> ZingaState:
         """From a sheet set: a list of ``Sheet``, a sheet-set JSON dict, a file or a zinga ID."""
         if isinstance(instance, dict):
             sheets = sheets_from_json(instance, "instance")
@@ -421,5 +430,5 @@ class Zinga(Game):
             sheets = load_sheets(instance)
         return self._start(0, sheets_to_json(sheets))
 
-    def state_from_json(self, data: dict) -> ZingaState:
-        return replay_from_json(self, data)
+    def state_from_json(self, data: dict[str, Any]) -> ZingaState:
+        return replay_from_json(self, data, self._start)

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING, Callable, cast
 
 from ...play.bots import Bot, RandomBot, with_strong
 from ..plugin import BotSpec
+
+if TYPE_CHECKING:
+    from ..api import State
+    from .api import ZingaState
 
 
 class ZingaBot(Bot):
@@ -18,19 +23,19 @@ class ZingaBot(Bot):
     cancels its own third blunder. (The speed of a profile has no part here: the API asks
     players in the rules' tie order.)"""
 
-    def __init__(self, profile: str, seed: int = 0):
+    def __init__(self, profile: str, seed: int = 0) -> None:
         from .bots import get_bot
 
         self.name = profile
         self.profile = get_bot(profile)
         self.rng = random.Random(seed)
 
-    def choose(self, state) -> int:
+    def choose(self, state: State) -> int:
         from . import api as Z
         from .bots import _lowest, greedy_pick, wrong_code
         from .rules import MAX_PLUS, N_CELLS
 
-        g = state.engine.game
+        g = cast("ZingaState", state).engine.game
         p = state.current_player()
         legal = state.legal_actions()
         prof, rng = self.profile, self.rng
@@ -62,6 +67,7 @@ class ZingaBot(Bot):
             return Z.PASS
         if g.phase == "stop":
             call = g.pending
+            assert call is not None  # the call awaiting STOP
             wins = call.kind == "claim" and g.classify(call.player, call.code)[0] == "win"
             return Z.STOP if wins and Z.STOP in legal else Z.GO
         if g.phase == "bonus":
@@ -79,7 +85,7 @@ class ZingaBot(Bot):
 def bots(game_name: str) -> dict[str, BotSpec]:
     from .bots import BOTS
 
-    def z(profile: str):
+    def z(profile: str) -> Callable[[int], Bot]:
         return lambda seed: ZingaBot(profile, seed)
 
     table = {"random": BotSpec("any legal action (random calls are mostly blunders)", RandomBot)}

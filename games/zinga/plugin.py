@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from ..plugin import GamePlugin, Picture
+from typing import TYPE_CHECKING
+
+from ..plugin import BotSpec, GamePlugin, Picture
+
+if TYPE_CHECKING:
+    from ...generators.ids import Instance, ParsedId
+    from ..api import State
 
 KIND = "zinga-sheets"
 
@@ -17,23 +23,23 @@ class ZingaPlugin(GamePlugin):
     kinds = {KIND: "Zinga sheet set"}
     one_kind = KIND
 
-    def bots(self, game_name):
+    def bots(self, game_name: str) -> dict[str, BotSpec]:
         from .api_bots import bots
 
         return bots(game_name)
 
-    def resolve_id(self, parsed):
+    def resolve_id(self, parsed: ParsedId) -> Instance:
         from .generate import resolve_id
 
         return resolve_id(parsed)
 
-    def picture(self, state, legal, humans):
+    def picture(self, state: State, legal: list[int], humans: list[int]) -> Picture:
         from .web import hotspots
 
         svg, hot = hotspots(state.to_svg(), state, humans, legal)
         return Picture(svg, hot)
 
-    def demo(self, out, seed):
+    def demo(self, out: str, seed: int) -> list[list[str]]:
         return [["zinga", "odds"], ["zinga", "sheets", "show", "--svg", out]]
 
 
