@@ -22,7 +22,7 @@ def _game_groups() -> dict[str, str]:
     """Each game plugin's command group (family -> "module:app"), in listing order: loaded (module
     imported, commands built) only when a command of that game runs; `tanglekit --help` reads just
     their one-line help."""
-    from .games.plugin import plugins
+    from .games.plugin import plugins  # start-up: loaded when the command runs
 
     return {p.family: p.cli for p in plugins() if p.cli}
 
@@ -140,7 +140,7 @@ def _split_count(fn, label: str, **kwargs) -> dict:
     """Run a split count of generators.executors with a progress bar over its subproblems."""
     from contextlib import ExitStack
 
-    from .cli_common import progress
+    from .cli_common import progress  # start-up: loaded when the command runs
 
     state: dict = {}
     with ExitStack() as stack:
@@ -171,7 +171,7 @@ def shapes_enumerate(
     checkpoint: Optional[Path] = typer.Option(None, "--checkpoint", help=_CHECKPOINT_HELP),
 ) -> None:
     """Enumerate (or count) the polyforms of size N. Example: tanglekit shapes enumerate 6."""
-    from .limits import UsageError
+    from .limits import UsageError  # start-up: loaded when the command runs
 
     if n < 1:
         raise UsageError("size N must be at least 1")
@@ -183,8 +183,8 @@ def shapes_enumerate(
         raise UsageError("--executor, --address and --checkpoint go with --count")
     if count and (executor or address or checkpoint):
         _check_count_size(n, lattice.value)
-        from .generators.executors import count_polyforms as split_count
-        from .solver.parallel import default_workers
+        from .generators.executors import count_polyforms as split_count  # start-up: loaded when the command runs
+        from .solver.parallel import default_workers  # start-up: loaded when the command runs
 
         out = _split_count(split_count, "subproblems", n=n, lattice=lattice.value, kind=kind.value,
                            by_size=by_size, executor=(executor or Executor.local).value,
@@ -199,7 +199,7 @@ def shapes_enumerate(
         return
     if count:
         _check_count_size(n, lattice.value)
-        from .shapes.enumerate import count_polyforms, count_polyforms_by_size
+        from .shapes.enumerate import count_polyforms, count_polyforms_by_size  # loads numpy (only when this runs)
 
         if by_size:
             counts = count_polyforms_by_size(n, lattice.value, kind.value)
@@ -215,18 +215,17 @@ def shapes_enumerate(
         else:
             typer.echo(f"{c} {kind.value} {_plural(lattice.value, n)}")
         return
-    from .shapes.enumerate import count_polyforms, iter_polyforms
+    from .shapes.enumerate import count_polyforms, iter_polyforms  # loads numpy (only when this runs)
 
     if n > 8 and count_polyforms(n, lattice.value, kind.value) > MAX_LISTED:
         raise UsageError(f"there are {count_polyforms(n, lattice.value, kind.value):,} {kind.value} "
                          f"{_plural(lattice.value, n)}: listing is limited to {MAX_LISTED:,} shapes; use --count")
-    from .shapes.notation import format_shape
+    from .shapes.notation import format_shape  # start-up: loaded when the command runs
 
     shapes = sorted(iter_polyforms(n, lattice.value, kind.value))
     if svg is not None:
-        from .shapes.render import svg_sheet
-
-        from .shapes.notation import format_shape as _fmt
+        from .shapes.notation import format_shape as _fmt  # start-up: loaded when the command runs
+        from .shapes.render import svg_sheet  # start-up: loaded when the command runs
 
         labels = [_fmt(s, style="line") for s in shapes] if len(shapes) <= 400 else None
         write_text(svg, svg_sheet(shapes, cols=min(8, max(1, len(shapes))), labels=labels))
@@ -241,7 +240,7 @@ def shapes_enumerate(
             }
         )
         return
-    from .shapes.render import text_sheet
+    from .shapes.render import text_sheet  # start-up: loaded when the command runs
 
     if len(shapes) <= 200:
         typer.echo(text_sheet(shapes, cols=6))
@@ -262,7 +261,7 @@ def _check_count_size(n: int, lattice: str) -> None:
     """Refuse sizes whose count cannot finish in reasonable time; warn when it takes a while."""
     cap = MAX_COUNT_SIZE[lattice]
     if n > cap:
-        from .limits import UsageError
+        from .limits import UsageError  # start-up: loaded when the command runs
 
         raise UsageError(f"counting {_plural(lattice, n)} would take hours or more; --count is "
                          f"limited to N <= {cap} on the {lattice} lattice")
@@ -278,7 +277,7 @@ def _plural(lattice: str, n: int) -> str:
 
 
 def _shape_arg(spec: str, lattice: Optional[LatticeName]):
-    from .shapes.notation import load_shape_arg
+    from .shapes.notation import load_shape_arg  # start-up: loaded when the command runs
 
     return load_shape_arg(spec, lattice.value if lattice else None)
 
@@ -291,7 +290,7 @@ def shapes_canon(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Canonical form and symmetry order of a shape. Example: tanglekit shapes canon '^v^v'."""
-    from .shapes.notation import format_shape
+    from .shapes.notation import format_shape  # start-up: loaded when the command runs
 
     p = _shape_arg(shape, lattice)
     c = p.canonical(kind.value)
@@ -321,7 +320,7 @@ def shapes_show(
     as_json: bool = typer.Option(False, "--json", help="Print the cells as JSON."),
 ) -> None:
     """Draw a shape in the terminal (and as SVG). Example: tanglekit shapes show '##/##' --svg sq.svg."""
-    from .shapes.render import svg_shape, text_shape
+    from .shapes.render import svg_shape, text_shape  # start-up: loaded when the command runs
 
     p = _shape_arg(shape, lattice)
     if svg is not None:
@@ -374,7 +373,7 @@ def tile(
 ) -> None:
     """Tile a region with polyform pieces. Example: tanglekit tile --region rect:10x6 --pieces pentominoes --count."""
     if batch is not None:
-        from .cli_batch import run_batch
+        from .cli_batch import run_batch  # start-up: loaded when the command runs
 
         # each problem runs on one process: the batch itself spreads the problems over the CPUs
         return run_batch(batch, tile, dict(locals()), "region", refuse=("svg",),
@@ -383,7 +382,7 @@ def tile(
     if region is None or pieces is None:
         raise typer.BadParameter("give --region and --pieces (or --batch FILE)", param_hint="--region")
 
-    from .limits import Deadline, LimitReached, UsageError, check_count
+    from .limits import Deadline, LimitReached, UsageError, check_count  # start-up: loaded when the command runs
 
     deadline = Deadline(time_limit)  # first: the limit covers parsing and placement generation too
     if sum([first, all_, count]) > 1:
@@ -398,8 +397,8 @@ def tile(
             raise UsageError("--executor and --checkpoint split the dlx count; drop --backend cpsat")
         if limit is not None:
             raise UsageError("--limit does not combine with --executor / --checkpoint (the split counts all)")
-        from .generators.executors import count_tiling
-        from .solver.parallel import default_workers
+        from .generators.executors import count_tiling  # start-up: loaded when the command runs
+        from .solver.parallel import default_workers  # start-up: loaded when the command runs
 
         out = _split_count(count_tiling, "subproblems", region=region, pieces=pieces, each=each.value,
                            mirror=not no_mirror, up_to_symmetry=up_to_symmetry,
@@ -417,18 +416,18 @@ def tile(
         typer.echo(f"subproblems: {out['parts_done']} of {out['parts']} on {out['executor']}, "
                    f"seconds: {out['seconds']:.3f}")
         return
-    from .solver.tiling import parse_region, piece_set, solve_tiling
+    from .solver.tiling import parse_region, piece_set, solve_tiling  # start-up: loaded when the command runs
 
     reg = parse_region(region)
     shapes = piece_set(pieces, reg.lattice.name, mirror=not no_mirror)
     _check_tiling_size(reg, shapes, not no_mirror)
     query = "count" if count else "all" if all_ else "first"
     if count and workers is None:
-        from .solver.parallel import default_workers
+        from .solver.parallel import default_workers  # start-up: loaded when the command runs
 
         workers = default_workers()
     if workers is not None:
-        from .limits import check_workers
+        from .limits import check_workers  # start-up: loaded when the command runs
 
         workers = check_workers(workers)
     try:
@@ -443,7 +442,7 @@ def tile(
         return
     res.seconds = deadline.elapsed()
     if svg is not None and res.solutions:
-        from .shapes.render import svg_tiling, svg_tiling_sheet
+        from .shapes.render import svg_tiling, svg_tiling_sheet  # start-up: loaded when the command runs
 
         if len(res.solutions) == 1:
             write_text(svg, svg_tiling(reg, res.solutions[0].placed, labels=True))
@@ -465,7 +464,7 @@ def tile(
             )
         typer.echo(f"backend: {res.backend}, seconds: {res.seconds:.3f}")
         return
-    from .shapes.render import text_tiling
+    from .shapes.render import text_tiling  # start-up: loaded when the command runs
 
     if not res.solutions:
         typer.echo("no solution" if res.complete else "no solution found before the time limit")
@@ -518,8 +517,8 @@ def demo(
     as_json: bool = typer.Option(False, "--json", help="Print the step records as JSON at the end."),
 ) -> None:
     """One real task per area on built-in defaults, pictures in a folder. Example: tanglekit demo."""
-    from .cli_common import click_command
-    from .cli_demo import run_demo
+    from .cli_common import click_command  # start-up: loaded when the command runs
+    from .cli_demo import run_demo  # start-up: loaded when the command runs
 
     records = run_demo(click_command(app), out, seed)
     total = sum(r["seconds"] for r in records)
@@ -547,7 +546,7 @@ def bench(
     import io
     import time
 
-    from .benchmarks._table import parse_markdown, peak_rss_mib, to_csv
+    from .benchmarks._table import parse_markdown, peak_rss_mib, to_csv  # start-up: loaded when the command runs
 
     if as_json and as_csv:
         raise TanglekitError("choose one of --json and --csv")

@@ -16,7 +16,7 @@ from .errors import TanglekitError
 
 def demo_steps(out: Path, seed: int) -> list[tuple[str, list[list[str]]]]:
     """(area, commands) in order; each command is an argv list for `tanglekit`."""
-    from .games.plugin import plugins
+    from .games.plugin import plugins  # start-up: loaded when the command runs
 
     o = str(out)
     steps = [

@@ -18,12 +18,12 @@ _OPTION_HELP = "Rule option or set-up value NAME=VALUE (repeatable), e.g. player
 
 def _params(pairs) -> dict:
     """--option pairs; whole numbers become ints (players=3), everything else stays text."""
-    from .jsonio import check_text_arg
+    from .jsonio import check_text_arg  # start-up: loaded when the command runs
 
     out = {}
     for k, v in parse_options(pairs).items():
         if len(k) > 40:
-            from .errors import FormatError
+            from .errors import FormatError  # start-up: loaded when the command runs
 
             raise FormatError(f"--option {k[:40]}...: an option name is a short word")
         check_text_arg(v, f"--option {k[:40]}", 10_000)
@@ -36,7 +36,7 @@ def _split(values: Optional[List[str]]) -> list[str]:
     for v in values or []:
         out += [x.strip() for x in v.split(",") if x.strip()]
     if len(out) > 64 or any(len(x) > 40 for x in out):
-        from .errors import FormatError
+        from .errors import FormatError  # start-up: loaded when the command runs
 
         raise FormatError("bots: at most 64 seats, each a short bot name (see `tanglekit bots`)")
     return out
@@ -53,9 +53,9 @@ def play(
 ) -> None:
     """Play any game in the terminal: a drawn board, numbered moves or the game's notation,
     `undo`, `hint`, `moves`, `quit`. Example: tanglekit play qango --bots human,strong."""
-    from .play.session import PlaySession, default_seats
-    from .play.start import resolve_start
-    from .limits import check_count, check_number
+    from .limits import check_count, check_number  # start-up: loaded when the command runs
+    from .play.session import PlaySession, default_seats  # start-up: loaded when the command runs
+    from .play.start import resolve_start  # start-up: loaded when the command runs
 
     seed = check_number("--seed", seed, minimum=0, maximum=2**63 - 1, integer=True, allow_none=False)
     max_list = check_count(max_list, "--list", maximum=10_000)
@@ -107,15 +107,15 @@ def match(
 ) -> None:
     """Bot against bot over N seeded games: wins, draws and mean returns per bot.
     Example: tanglekit match qango strong random --games 20 --json."""
-    from .games import game_names
-    from .jsonio import short
-    from .limits import check_count, check_number
-    from .play.match import run_match
+    from .games import game_names  # start-up: loaded when the command runs
+    from .jsonio import short  # start-up: loaded when the command runs
+    from .limits import check_count, check_number  # start-up: loaded when the command runs
+    from .play.match import run_match  # start-up: loaded when the command runs
 
     games = check_count(games, "--games", maximum=100_000)
     seed = check_number("--seed", seed, minimum=0, maximum=2**63 - 1, integer=True, allow_none=False)
     if game not in game_names():
-        from .errors import FormatError
+        from .errors import FormatError  # start-up: loaded when the command runs
 
         raise FormatError(f"unknown game {short(game)} (games: {', '.join(game_names())})")
     with progress(games, f"{game}: {' v '.join(bots)}", enabled=not as_json) as advance:
@@ -131,7 +131,7 @@ def replay(
     as_json: bool = typer.Option(False, "--json", help="Print {game, moves, over, returns}."),
 ) -> None:
     """Replay a play log, checking every move with the engine; prints the final position."""
-    from .play.start import read_log, replay_log
+    from .play.start import read_log, replay_log  # start-up: loaded when the command runs
 
     data, where = read_log(str(log))
     st = replay_log(data, where)
@@ -150,7 +150,7 @@ def _verdict(st) -> str:
     sentence (Zinga: who won and why, who is out and why)."""
     if hasattr(st, "outcome_text"):
         return st.outcome_text()
-    from .play.match import is_cooperative, winners_of
+    from .play.match import is_cooperative, winners_of  # start-up: loaded when the command runs
 
     w = winners_of(st.returns(), is_cooperative(st.get_game()))
     if st.num_players() == 1 or is_cooperative(st.get_game()):
@@ -163,8 +163,8 @@ def bots_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print {game: {strength: description}}."),
 ) -> None:
     """The games and their bot strengths. Example: tanglekit bots qango."""
-    from .games import game_names
-    from .play.bots import strengths
+    from .games import game_names  # start-up: loaded when the command runs
+    from .play.bots import strengths  # start-up: loaded when the command runs
 
     names = [game] if game else game_names()
     table = {g: strengths(g) for g in names}

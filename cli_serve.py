@@ -14,8 +14,8 @@ def serve(
     verbose: bool = typer.Option(False, "--verbose", help="Print one line per request."),
 ) -> None:
     """A local web app: play any ID with the mouse, check deals by clicking. Example: tanglekit serve --port 0."""
-    from .errors import TanglekitError
-    from .web.server import make_server, url_of
+    from .errors import TanglekitError  # start-up: loaded when the command runs
+    from .web.server import make_server, url_of  # start-up: loaded when the command runs
 
     if not 0 <= port <= 65535:
         raise TanglekitError(f"--port must be 0..65535, not {port}")

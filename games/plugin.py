@@ -22,8 +22,8 @@ from ..errors import BotError, FormatError, RuleError
 
 if TYPE_CHECKING:  # types only: the generic play layer sits above this module
     from ..generators.ids import Instance, ParsedId
-    from ..play.start import Start
     from ..play.bots import Bot, Hint
+    from ..play.start import Start
     from .api import Game, State
 
 __all__ = ["BotSpec", "GamePlugin", "Picture", "bot_table", "family_of", "game_names", "load_game", "plugin",
@@ -173,7 +173,7 @@ def _discover() -> None:
     if _FOUND:
         return
     _FOUND = True
-    from . import __path__ as here
+    from . import __path__ as here  # start-up: the plugin module stays cheap to import
 
     found: list[GamePlugin] = []
     for info in pkgutil.iter_modules(list(here)):

@@ -22,6 +22,9 @@ from typing import Any, Callable, Iterable, Iterator
 
 from .. import jsonio
 from ..errors import FormatError, SolverError
+from ..solver.exact_cover import count_solutions
+from ..solver.parallel import split_problem
+from ..solver.tiling import TilingProblem, _dropping, parse_region, piece_set
 
 EXECUTORS = ("local", "ray", "dask")
 
@@ -236,7 +239,6 @@ def run_parts(fn: Callable, parts: list[tuple[str, Any]], problem: dict, executo
 def _tile_part(item):
     """Worker: the count of one exact-cover subproblem times its factor."""
     key, (problem, factor) = item
-    from ..solver.exact_cover import count_solutions
 
     n, _ = count_solutions(problem, "dlx")
     return key, int(n) * int(factor)
@@ -255,9 +257,6 @@ def count_tiling(region: str, pieces: str, each: str = "exactly", mirror: bool =
     """Count the tilings of ``region`` by ``pieces`` split into independent exact-cover
     subproblems (``solver.parallel.split_problem``) on an executor: the same count as one
     process. The result has count, count_up_to_symmetry, complete, parts, parts_done."""
-    from ..solver.parallel import split_problem
-    from ..solver.tiling import TilingProblem, _dropping, parse_region, piece_set
-
     t0 = time.perf_counter()
     reg = parse_region(region)
     shapes = piece_set(pieces, reg.lattice.name)
@@ -312,7 +311,7 @@ def count_tiling(region: str, pieces: str, each: str = "exactly", mirror: bool =
 
 def _enum_part(item):
     key, (lattice, n, kind, prefix, all_sizes) = item
-    from ..shapes.enumerate_split import count_prefix
+    from ..shapes.enumerate_split import count_prefix  # loads numpy (only when this runs)
 
     return key, count_prefix(n, lattice, kind, prefix, all_sizes)
 
@@ -325,8 +324,8 @@ def count_polyforms(n: int, lattice: str = "triangle", kind: str = "free", by_si
     """Count the polyforms of size n (every size 1..n with ``by_size``) split by the first
     growth steps (``shapes.enumerate_split``) on an executor: the same counts as one process.
     The result has count (or counts), complete, parts, parts_done and depth."""
-    from ..shapes.enumerate import count_polyforms_by_size
-    from ..shapes.enumerate_split import prefix_key, split_prefixes
+    from ..shapes.enumerate import count_polyforms_by_size  # loads numpy (only when this runs)
+    from ..shapes.enumerate_split import prefix_key, split_prefixes  # loads numpy (only when this runs)
 
     t0 = time.perf_counter()
     n_parts = min_parts if min_parts is not None else 16 * max(1, workers)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import FormatError
+from ..games.plugin import plugins
 from ..jsonio import check_text_arg, short
 
 MAX_SEED = 2**63 - 1
@@ -30,8 +31,6 @@ _GAME_RE = re.compile(r"^[a-z][a-z0-9-]*$")
 
 def _id_plugins() -> dict:
     """ID prefix -> the plugin of every game that has shareable IDs (its family name)."""
-    from ..games.plugin import plugins
-
     return {p.family: p for p in plugins() if p.has_ids}
 
 
@@ -176,7 +175,5 @@ def _check_kind(kind: str, wanted: tuple[str, ...]) -> None:
 
 
 def _kind_title(kind: str) -> str:
-    from ..games.plugin import plugins
-
     titles = {k: t for p in plugins() for k, t in p.kinds.items()}
     return titles.get(kind, kind)

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from ..errors import SolverError
+from ..games import load_game
+from .bots import make_bot
 
 #: a bound on actions per game, so a bot that never ends a game cannot hang a match
 MAX_ACTIONS = 20_000
@@ -135,9 +137,6 @@ def run_match(game_name: str, bot_names: Sequence[str], games: int = 10, seed: i
     """Play ``games`` seeded games of ``game_name`` between ``bot_names`` (one per seat, the last
     repeated to fill). With ``rotate`` game ``i`` seats bot ``j`` at ``(j + i) % n`` and each
     block of n games shares a deal seed; without it bot ``j`` always sits at seat ``j``."""
-    from ..games import load_game
-    from .bots import make_bot
-
     if games < 0:
         raise SolverError("the number of games cannot be negative")
     game = load_game(game_name, **(params or {}))

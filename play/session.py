@@ -8,7 +8,10 @@ import random
 from dataclasses import dataclass, field
 
 from ..errors import RuleError, TanglekitError
+from ..games.plugin import plugin_of
 from ..jsonio import short, tagged
+from .bots import BotError, bot_names, hint, make_bot
+from .match import derive_seed, is_cooperative, sample_chance, winners_of
 from .start import PLAY_LOG, Start
 
 HELP = ("enter a move number, or the move in the game's notation; "
@@ -27,9 +30,6 @@ class PlaySession:
     max_list: int = 30
 
     def __post_init__(self):
-        from .bots import make_bot
-        from .match import derive_seed
-
         st = self.start.state
         self.game_name = self.start.game
         self.rng = random.Random(derive_seed(self.seed, 7))
@@ -52,8 +52,6 @@ class PlaySession:
 
     def advance(self) -> list[str]:
         """Play chance and bot moves until a person is to move or the game is over."""
-        from .match import sample_chance
-
         out = []
         st = self.state
         guard = 0
@@ -142,7 +140,6 @@ class PlaySession:
             if won:
                 return f"solved in {n} {s.moves_counted}{opt}"
             return f"not solved after {n} {s.moves_counted}{opt}"
-        from .match import is_cooperative, winners_of
 
         w = winners_of(ret, is_cooperative(st.get_game()))
         verdict = "draw" if not w else "winner: " + ", ".join(f"player {p} ({self.seats[p]})" for p in w)
@@ -151,8 +148,6 @@ class PlaySession:
 
     def turn_points(self) -> int:
         """Points the puzzle's player scored since the start (one-turn puzzles)."""
-        from ..games.plugin import plugin_of
-
         return plugin_of(self.game_name).turn_points(self.initial, self.state, self.first_player)
 
     def finished(self) -> bool:
@@ -196,8 +191,6 @@ class PlaySession:
         return f"undone {undone} action{'s' if undone != 1 else ''}"
 
     def hint(self) -> str:
-        from .bots import hint
-
         h = hint(self.state)
         if h.action is None:
             return f"no hint: {h.text}"
@@ -256,8 +249,6 @@ class PlaySession:
 def default_seats(start: Start, bots: list[str] | None) -> list[str]:
     """Seats from ``--bots`` (the last repeated to fill), else a person against the strong bot
     (a puzzle: the person on the side to move, its set opponent on the others)."""
-    from .bots import bot_names
-
     n = start.state.num_players()
     if bots:
         names = [b.strip() for b in bots if b.strip()]
@@ -272,7 +263,5 @@ def default_seats(start: Start, bots: list[str] | None) -> list[str]:
     valid = bot_names(start.game)
     for nm in names:
         if nm != "human" and nm not in valid:
-            from .bots import BotError
-
             raise BotError(f"unknown seat {nm!r} for {start.game}: expected human or one of {', '.join(valid)}")
     return names

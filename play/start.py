@@ -13,9 +13,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import FormatError, RuleError, TanglekitError
-from ..jsonio import (check_text_arg, expect_format, load_json_source, looks_like_json, register_format,
-                      short, validate)
+from ..games import game_names, load_game
+from ..games.plugin import plugin, plugins
 from ..generators.ids import looks_like_id, resolve, split_id
+from ..jsonio import (
+    check_text_arg,
+    expect_format,
+    identify,
+    load_json_source,
+    looks_like_json,
+    register_format,
+    short,
+    validate,
+)
 
 LOG_FORMAT = "tanglekit-play-log/1"  # the tag of logs written before the format registry (still read)
 MAX_LOG_MOVES = 200_000
@@ -86,8 +96,6 @@ def _looks_like_file(spec: str) -> bool:
 def resolve_start(spec: str, params: dict | None = None, seed: int = 0) -> Start:
     """A game name (a new game, deal from ``seed``), any instance ID (descriptive or seed form,
     resolved by the one ID registry), or a state / log file (or inline JSON)."""
-    from ..games import game_names, load_game
-
     spec = check_text_arg(spec, "game, ID or file").strip()
     params = dict(params or {})
     if spec in game_names():
@@ -121,15 +129,11 @@ def _guard(make, where: str):
 def start_from_id(spec: str, params: dict | None = None) -> Start:
     """The starting state of any playable ID, through ``generators.ids.resolve`` and the plugin
     of the ID's game."""
-    from ..games.plugin import plugin
-
     inst = resolve(spec, expect=_playable_kinds())
     return plugin(split_id(spec).game).start(inst, spec, dict(params or {}))
 
 
 def _playable_kinds() -> tuple[str, ...]:
-    from ..games.plugin import plugins
-
     return tuple(k for p in plugins() for k in p.playable_kinds)
 
 
@@ -147,8 +151,6 @@ def read_log(source: str | Path) -> tuple[dict, str]:
 
 
 def _file_start(spec: str) -> Start:
-    from ..games import game_names, load_game
-
     data, where = load_json_source(spec, "state or play log")
     if _is_log(data):
         data, where = read_log(spec)
@@ -180,9 +182,6 @@ def _file_start(spec: str) -> Start:
 
 def _instance_file_reader(data):
     """The plugin whose game starts a session from this instance file (a generated challenge...)."""
-    from ..games.plugin import plugins
-    from ..jsonio import identify
-
     doc = data[0] if isinstance(data, list) and len(data) == 1 else data
     for p in plugins():
         p.load_formats()  # registers the file formats the plugin's games read (sniffed when untagged)
@@ -195,8 +194,6 @@ def _instance_file_reader(data):
 def replay_log(data: dict, where: str = "log", with_start: bool = False):
     """The state at the end of a play log, every move checked by the engine (and, with
     ``with_start``, the state the log starts from)."""
-    from ..games import game_names, load_game
-
     if not isinstance(data, dict) or not {"game", "start", "moves"} <= set(data):
         raise FormatError(f"{where}: a play log needs 'game', 'start' and 'moves'")
     name = data["game"]

@@ -260,9 +260,9 @@ def cycles_through(graph, package: str) -> list[list[str]]:
                   if any(m == package or m.startswith(package + ".") for m in c))
 
 
-def test_no_import_cycles_through_shapes():
-    cycles = cycles_through(import_graph(), "tanglekit.shapes")
-    assert not cycles, "import cycles through shapes modules (imports inside functions count):\n" + \
+def test_no_import_cycles():
+    cycles = cycles_through(import_graph(), "tanglekit")
+    assert not cycles, "import cycles (imports inside functions count):\n" + \
         "\n".join(" -> ".join(c + c[:1]) for c in cycles)
 
 
@@ -276,3 +276,43 @@ def test_the_cycle_check_sees_lazy_imports():
     assert cycles_through(graph, "tanglekit.solver") == []
     graph = import_graph({"tanglekit.shapes.a": [t for t, _ in a], "tanglekit.shapes.b": [t for t, _ in typed]})
     assert cycles_through(graph, "tanglekit.shapes") == []
+
+
+def unexplained_lazy_imports(source: str, me: str, is_package: bool) -> list[tuple[int, str]]:
+    """Imports of tanglekit modules inside functions without a one-line reason (a comment on the
+    import's first line or on the line above it): a lazy import is kept only where start-up
+    needs it (a heavy library, a command's own modules, a cheap plugin), and says so."""
+    tree = ast.parse(source)
+    lines = source.split("\n")
+    typing_only = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            typing_only |= {id(n) for b in node.body for n in ast.walk(b)}
+    inside = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+              for n in ast.walk(f) if n is not f}
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Import, ast.ImportFrom)) or id(node) not in inside or id(node) in typing_only:
+            continue
+        internal = (isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("tanglekit"))
+                    or isinstance(node, ast.Import) and any(a.name.startswith("tanglekit") for a in node.names))
+        above = lines[node.lineno - 2].strip() if node.lineno > 1 else ""
+        if internal and "#" not in lines[node.lineno - 1] and not above.startswith("#"):
+            out.append((node.lineno, ast.unparse(node)))
+    return out
+
+
+def test_imports_inside_functions_say_why():
+    bad = []
+    for p in source_files():
+        for line, stmt in unexplained_lazy_imports(p.read_text(encoding="utf-8"), module_name(p), p.name == "__init__.py"):
+            bad.append(f"{p.relative_to(ROOT)}:{line} {stmt}")
+    assert not bad, "imports inside functions without a reason (move them to the top, or say why):\n" + "\n".join(bad)
+
+
+def test_the_lazy_import_check_can_fail():
+    src = ("from .a import x\n"
+           "def f():\n    from .b import y  # loads numba (only when this runs)\n"
+           "    # start-up: the command's own modules\n    from .c import z\n"
+           "    from .d import w\n    import json\n")
+    assert [s for _, s in unexplained_lazy_imports(src, "tanglekit.games.probe", False)] == ["from .d import w"]

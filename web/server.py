@@ -19,6 +19,7 @@ from importlib import resources
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from ..errors import TanglekitError
+from ..games.plugin import plugins
 from . import session as S
 from .session import BadRequest
 
@@ -157,8 +158,6 @@ class Handler(BaseHTTPRequestHandler):
 def _check_call(call: str, game: str, method: str, q: dict, body) -> dict:
     """A check page's call to its game's plugin: ``data`` (what the page loads first), ``draw``
     (a picture of what is being entered) or ``check`` (the answer, POSTed as JSON)."""
-    from ..games.plugin import plugins
-
     plugin = next((p for p in plugins() if p.family == game and p.check_page), None)
     if plugin is None:
         raise BadRequest(f"no check page for {game!r}: {', '.join(S.catalog()['check'])}")

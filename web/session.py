@@ -14,6 +14,11 @@ from collections import OrderedDict
 from dataclasses import replace
 
 from ..errors import RuleError, TanglekitError
+from ..games import game_names
+from ..games.plugin import plugin_of, plugins
+from ..play.bots import hint as solver_hint
+from ..play.session import PlaySession, default_seats
+from ..play.start import resolve_start
 
 MAX_MOVES = 5000  # longest move list a URL may carry
 
@@ -30,13 +35,9 @@ _CACHE_SIZE = 64
 
 def cached_start(spec: str, seed: int = 0):
     """A fresh copy of the start of ``spec`` (resolved once, then cloned)."""
-    from ..play.start import resolve_start
-
     if not spec or len(spec) > 4000:
         raise BadRequest("no ID given" if not spec else "ID too long")
-    from ..games import game_names
 
-    from ..games.plugin import plugins
 
     playable = [p.family for p in plugins() if p.playable_kinds]
     if spec not in game_names() and spec.split(":")[0].lower() not in playable:
@@ -77,8 +78,6 @@ def parse_moves(text: str | None) -> list[int]:
 def open_session(spec: str, moves: list[int], seed: int = 0, bots: str | None = None):
     """The PlaySession of ``spec`` with ``moves`` (every action since the start: the person's,
     the bots' and chance) replayed and checked; bots then move until a person is to move."""
-    from ..play.session import PlaySession, default_seats
-
     start = cached_start(spec, seed)
     seats = default_seats(start, [b for b in (bots or "").split(",") if b.strip()] or None)
     s = PlaySession(start, seats, seed)
@@ -103,8 +102,6 @@ def moves_of(s) -> list[int]:
 def view(s, spec: str, messages: list[str] | None = None) -> dict:
     """Everything the play page draws: the picture with clickable cells (from the game's plugin),
     the buttons for the other legal moves, the goal, whose turn, and the result when over."""
-    from ..games.plugin import plugin_of
-
     st = s.state
     finished = s.finished()
     human = s.human_to_move() and not finished
@@ -201,8 +198,6 @@ def undo(s) -> list[str]:
 
 def hint(s) -> dict:
     """The solver's next move of a winning line, or why there is none."""
-    from ..play.bots import hint as solver_hint
-
     st = s.state
     if s.finished():
         return {"action": None, "move": None, "hint": "the game is over"}
@@ -216,9 +211,6 @@ def hint(s) -> dict:
 
 # --- the catalogue of games and generators ---------------------------------------------------
 def catalog() -> dict:
-    from ..games import game_names
-    from ..games.plugin import plugins
-
     gens = [{**g, "choices": list(g.get("choices") or g["ids"])} for p in plugins() for g in p.web_generators]
     checks = [{"game": p.family, "title": p.check_page} for p in plugins() if p.check_page]
     return {"games": game_names(), "generators": gens, "check": [c["game"] for c in checks], "checks": checks}

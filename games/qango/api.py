@@ -11,8 +11,11 @@ import copy
 from typing import Any
 
 from ...errors import FormatError, InvalidMoveError, RuleError
+from ...jsonio import identify, validate
 from ..api import TERMINAL, ChanceMode, EngineState, Game, GameMeta, Information, Utility, replay_from_json
-from .position import Game as QangoEngine, Position, QangoOptions, parse_position, position_from_json
+from .position import Game as QangoEngine
+from .position import Position, QangoOptions, parse_position, position_from_json
+from .puzzle import PUZZLE_FORMAT
 from .svg import board_svg
 
 
@@ -153,9 +156,6 @@ class Qango(Game):
         if isinstance(instance, Position):
             pos = instance
         elif isinstance(instance, dict):
-            from ...jsonio import identify, validate
-            from .puzzle import PUZZLE_FORMAT
-
             if identify(instance) is PUZZLE_FORMAT:  # a puzzle file: its position (the ID is the generator's)
                 m = validate(instance, PUZZLE_FORMAT.schema(), "puzzle", "QANGO puzzle")
                 if m.position is None:

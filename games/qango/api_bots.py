@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 
 from ...play.bots import Bot, EngineBot, Hint, by_string, with_strong
 from ..plugin import BotSpec
+from .bots import make_bot as qbot
+from .position import plies_text
 
 if TYPE_CHECKING:
     from ..api import EngineState, State
@@ -31,8 +33,6 @@ def action_of(state: State, native: Any) -> int:
 
 def _q(strength: str) -> Callable[[int], Bot]:
     def make(seed: int) -> Bot:
-        from .bots import make_bot as qbot
-
         f = qbot(strength, seed, THINK)
         return EngineBot(strength, lambda state: action_of(state, f(position_of(state))))
     return make
@@ -47,8 +47,7 @@ def bots(game_name: str) -> dict[str, BotSpec]:
 
 
 def hint(state: State) -> Hint | None:
-    from .position import plies_text
-    from .solve import QangoSolver
+    from .solve import QangoSolver  # loads numpy (only when this runs)
 
     pos = position_of(state)
     res = QangoSolver(pos.board, pos.allowed_first, tt_bits=20).solve(pos, time_limit=THINK * 2)

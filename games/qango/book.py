@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 
-from .board import Board
+from .board import Board, load_board
 from .position import Position
 from .proof import canonical, forced_move, load_proof, table_key
 from .table import ROWS, proof_path
@@ -22,8 +22,6 @@ _CACHE: dict = {}
 
 def _proof_names(board: Board, allowed) -> list[str]:
     """Certificates of the table row with this board and opening (checked again after loading)."""
-    from .board import load_board
-
     out = []
     for row in ROWS:
         ref = load_board(row["board"])

@@ -7,6 +7,7 @@ import random
 import time
 
 from ...errors import BotError
+from . import load_board
 from .position import Position, completing_cells
 
 BOT_NAMES = ("random", "search", "perfect")
@@ -14,8 +15,7 @@ BOT_NAMES = ("random", "search", "perfect")
 
 def _warm_kernels() -> None:
     """Load the solver kernels (numba's cache) with a tiny solve by each method."""
-    from . import load_board
-    from .solve import QangoSolver
+    from .solve import QangoSolver  # loads numpy (only when this runs)
 
     board = load_board("6")
     pos = Position(board, x=0b11, o=0b11 << 20)  # X to move completes the triple {0, 1, 6}: decided at once
@@ -34,7 +34,7 @@ def make_bot(name: str, seed: int = 0, think: float = 2.0):
         _warm_kernels()  # loaded now, not inside the first move's second
 
     def solver_for(pos: Position):
-        from .solve import QangoSolver
+        from .solve import QangoSolver  # loads numpy (only when this runs)
 
         key = (id(pos.board), None if pos.allowed_first is None else frozenset(pos.allowed_first))
         if key not in solvers:  # one solver per board and opening (the opening limits the first counter)
@@ -68,7 +68,7 @@ def make_bot(name: str, seed: int = 0, think: float = 2.0):
         """The move that puts off the opponent's win longest, as far as the time shows: an immediate
         win, else of the moves after which the opponent has no win within r plies, r = 1, 3, 5, ...
         (deepened while time is left and some move survives), the best by the pattern score."""
-        from .solve import _Timeout
+        from .solve import _Timeout  # loads numpy (only when this runs)
 
         s = solver_for(pos)
         me, opp = pos.sides()

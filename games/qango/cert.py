@@ -280,7 +280,7 @@ def make_hold_proof(pos: Position, side: str, solver: QangoSolver | None = None,
     does not decide within ``time_limit``."""
     import time
 
-    from .solve import _Timeout
+    from .solve import _Timeout  # loads numpy (only when this runs)
 
     solver = solver or QangoSolver(pos.board, pos.allowed_first)
     solver.stats[:] = 0

@@ -26,8 +26,8 @@ OPENING_HELP = "Opening rule for the first counter (standard, castle, tournament
 
 def _board_rules(board: Optional[str], opening: Optional[str], option: Optional[List[str]]):
     """(board or None, opening or None, max_counters or None) from --board, --opening and --option."""
-    from ...errors import RuleError
-    from . import QangoOptions
+    from ...errors import RuleError  # start-up: loaded when the command runs
+    from . import QangoOptions  # start-up: loaded when the command runs
 
     data = parse_options(option)
     opts = QangoOptions.from_dict(data)  # unknown option names are refused here
@@ -37,7 +37,7 @@ def _board_rules(board: Optional[str], opening: Optional[str], option: Optional[
         raise RuleError("max_counters must be between 1 and 63")
     b = None
     if board is not None:
-        from .generate import load_board_spec
+        from .generate import load_board_spec  # start-up: loaded when the command runs
 
         b = load_board_spec(board)
     return b, opening, opts.max_counters
@@ -48,16 +48,16 @@ def _position(spec: str, board, opening: Optional[str], max_counters=None):
     (position, puzzle or None, opening name)."""
     from dataclasses import replace
 
-    from .position import Position
-    from .generate import read_position_source
+    from .generate import read_position_source  # start-up: loaded when the command runs
+    from .position import Position  # start-up: loaded when the command runs
 
     pos, puz, src_opening = read_position_source(spec, board)
     b = pos.board
     if board is not None and b is not board:
-        from .position import _same_board
+        from .position import _same_board  # start-up: loaded when the command runs
 
         if not _same_board(replace(b, max_counters=board.max_counters), board):
-            from ...errors import FormatError
+            from ...errors import FormatError  # start-up: loaded when the command runs
 
             raise FormatError(f"the position is on {b.title}, but --board gives {board.title}")
     if max_counters is not None:
@@ -72,7 +72,7 @@ def _position(spec: str, board, opening: Optional[str], max_counters=None):
 
 
 def _time_limit(value):
-    from ...limits import check_time_limit
+    from ...limits import check_time_limit  # start-up: loaded when the command runs
 
     return check_time_limit(value)
 
@@ -97,12 +97,12 @@ def solve_cmd(
 ) -> None:
     """Solve a position exactly: value for the side to move, best move, plies to the end, nodes."""
     if batch is not None:
-        from ...cli_batch import run_batch
+        from ...cli_batch import run_batch  # start-up: loaded when the command runs
 
         return run_batch(batch, solve_cmd, dict(locals()), "position", json_field="json_out", refuse=("proof",))
     if position is None:
         raise typer.BadParameter("give a position, 'empty', a puzzle ID or a file (or --batch FILE)", param_hint="POSITION")
-    from ...limits import Deadline, UsageError
+    from ...limits import Deadline, UsageError  # start-up: loaded when the command runs
 
     deadline = Deadline(_time_limit(time_limit))
     if method not in ("auto", "id", "pns", "shortest"):
@@ -110,16 +110,16 @@ def solve_cmd(
     b0, opening, max_c = _board_rules(board, opening, option)
     pos, _, opening = _position(position, b0, opening, max_c)
     if deadline.seconds == 0 or deadline.expired():  # stop at once: nothing searched, value unknown
-        from .small import SolveResult
+        from .small import SolveResult  # start-up: loaded when the command runs
 
         res = SolveResult("unknown", None, None, 0, deadline.elapsed(), pos.board)
     else:
-        from ...limits import check_workers
+        from ...limits import check_workers  # start-up: loaded when the command runs
 
         workers = check_workers(workers)
         res = _solve_small(pos, deadline, method) if proof is None else None
         if res is None:
-            from .solve import QangoSolver
+            from .solve import QangoSolver  # loads numpy (only when this runs)
 
             solver = QangoSolver(pos.board, pos.allowed_first)
             res = solver.solve(pos, time_limit=deadline.remaining(), method=method, workers=workers)
@@ -127,7 +127,7 @@ def solve_cmd(
         if res.value in ("win", "loss", "draw"):
             import json
 
-            from .cert import make_proof
+            from .cert import make_proof  # loads numpy (only when this runs)
 
             doc = make_proof(pos, res, solver, max_nodes=20_000_000)
             text = json.dumps(doc, separators=(",", ":"))
@@ -138,7 +138,7 @@ def solve_cmd(
                     with gzip.open(proof, "wt", encoding="utf-8") as fh:
                         fh.write(text)
                 except OSError as e:
-                    from ...errors import FormatError
+                    from ...errors import FormatError  # start-up: loaded when the command runs
 
                     raise FormatError(f"cannot write proof {proof}: {e.strerror or e}") from None
             else:
@@ -149,7 +149,7 @@ def solve_cmd(
         print_json(_solve_json(pos, res, opening))
         return
     mv = "-" if res.best_move is None else "row {}, col {}".format(*pos.board.rc(res.best_move))
-    from .position import value_text
+    from .position import value_text  # start-up: loaded when the command runs
 
     typer.echo(f"{pos.board.title}, {pos.to_move} to move: {value_text(res.value, res.plies, pos.to_move)}"
                + f"; best move {mv}; {res.nodes} nodes, {res.seconds:.2f} s"
@@ -159,20 +159,19 @@ def solve_cmd(
 def _solve_small(pos, deadline, method: str):
     """The solve of a position near the end in plain Python (``games/qango/small.py``: the
     kernels' search and answers, without loading numba), or None for the kernels."""
-    from ...engines import plain_budget, plain_first
+    from ...engines import plain_budget, plain_first  # start-up: loaded when the command runs
 
     if not plain_first():
         return None
-    from .small import SMALL_NODES, solve_small
+    from .small import SMALL_NODES, solve_small  # start-up: loaded when the command runs
 
     return solve_small(pos, deadline.remaining(), method, plain_budget(SMALL_NODES))
 
 
 def _solve_json(pos, res, opening: str) -> dict:
     """The solve result in the JSON vocabulary (docs/json.md), earlier keys kept."""
-    from .generate import position_id
-
-    from .position import counters_of
+    from .generate import position_id  # start-up: loaded when the command runs
+    from .position import counters_of  # start-up: loaded when the command runs
 
     out = res.to_json()
     out["counters"] = counters_of(out.get("plies")) if res.value in ("win", "loss") else None
@@ -194,7 +193,7 @@ def explore_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print the list of moves as JSON."),
 ) -> None:
     """Value of every legal move (winning moves first): an explorer of the game tree."""
-    from .solve import move_values
+    from .solve import move_values  # loads numpy (only when this runs)
 
     limit = _time_limit(time_limit)
     b0, opening, _ = _board_rules(board, opening, None)
@@ -206,7 +205,7 @@ def explore_cmd(
         rows.sort(key=lambda r: (r["value"] != "win", r["cell"]))
     else:
         rows = move_values(pos, limit)
-    from .position import counters_of, value_text
+    from .position import counters_of, value_text  # start-up: loaded when the command runs
 
     for r in rows:
         r["counters"] = counters_of(r["plies"]) if r["value"] in ("win", "loss") else None
@@ -219,7 +218,12 @@ def explore_cmd(
 
 def _read_proof(file: Path):
     """A proof document through the shared input layer (size, encoding, depth; .gz decompressed, bounded)."""
-    from ...jsonio import MAX_BYTES, parse_json_text, read_bytes, read_json_file
+    from ...jsonio import (  # start-up: loaded when the command runs
+        MAX_BYTES,
+        parse_json_text,
+        read_bytes,
+        read_json_file,
+    )
 
     if file.suffix != ".gz":
         return read_json_file(file, "QANGO proof")
@@ -227,8 +231,8 @@ def _read_proof(file: Path):
     import io
     import zlib
 
-    from ...errors import FormatError
-    from ...jsonio import decode_text
+    from ...errors import FormatError  # start-up: loaded when the command runs
+    from ...jsonio import decode_text  # start-up: loaded when the command runs
 
     raw = read_bytes(file, "QANGO proof")
     try:
@@ -247,8 +251,8 @@ def verify_proof_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """Check a proof tree with plain rules code (independent of the solver); exit 1 if it fails."""
-    from ...errors import FormatError
-    from .proof import verify_proof
+    from ...errors import FormatError  # start-up: loaded when the command runs
+    from .proof import verify_proof  # start-up: loaded when the command runs
 
     doc = _read_proof(file)
     if not isinstance(doc, dict):
@@ -257,7 +261,7 @@ def verify_proof_cmd(
         rep = verify_proof(doc)
     except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as e:
         raise FormatError(f"{file}: malformed QANGO proof ({type(e).__name__})") from None
-    from .position import counters_of, plies_text
+    from .position import counters_of, plies_text  # start-up: loaded when the command runs
 
     if isinstance(rep.get("plies"), int) and rep["claim"] in ("win", "loss"):
         rep["counters"] = counters_of(rep["plies"])
@@ -282,9 +286,8 @@ def table_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print the table as JSON."),
 ) -> None:
     """The solved values of the empty boards (every board and opening) with their certificate files."""
-    from .table import solved_table
-
-    from .position import counters_of, value_text
+    from .position import counters_of, value_text  # start-up: loaded when the command runs
+    from .table import solved_table  # start-up: loaded when the command runs
 
     rows = solved_table()
     for r in rows:
@@ -313,8 +316,8 @@ def show_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print the position and board as JSON."),
 ) -> None:
     """Draw a position (terminal colours or SVG)."""
-    from .svg import board_svg, board_terminal
-    from .generate import position_id
+    from .generate import position_id  # start-up: loaded when the command runs
+    from .svg import board_svg, board_terminal  # start-up: loaded when the command runs
 
     b0, _, _ = _board_rules(board, None, None)
     pos, _, opening = _position(position, b0, None)
@@ -342,10 +345,10 @@ def puzzle_generate_cmd(
     """Generate 'side to move wins in k' puzzles with a unique winning first move."""
     import json
 
-    from ...cli_common import progress
-    from ...generators.ids import MAX_SEED
-    from .generate import generate_puzzle, load_board_spec
-    from ...limits import Deadline, LimitReached, check_count
+    from ...cli_common import progress  # start-up: loaded when the command runs
+    from ...generators.ids import MAX_SEED  # start-up: loaded when the command runs
+    from ...limits import Deadline, LimitReached, check_count  # start-up: loaded when the command runs
+    from .generate import generate_puzzle, load_board_spec  # start-up: loaded when the command runs
 
     deadline = Deadline(_time_limit(time_limit))
     k = check_count(k, "--k", minimum=2, maximum=8)
@@ -377,7 +380,7 @@ def puzzle_generate_cmd(
             path = out if count == 1 else out.with_name(f"{out.stem}-{i}{out.suffix}")
             write_text(path, json.dumps(puz.to_json(), indent=1) + "\n", "puzzle")
     if booklet:
-        from ...generators.booklet import BookletPage, booklet_html
+        from ...generators.booklet import BookletPage, booklet_html  # start-up: loaded when the command runs
 
         pages = [BookletPage(f"{p.position.to_move} to move wins in {p.win_text()} ({p.board.title}, "
                              f"{p.to_json()['difficulty']})", p.svg(), p.answer_svg()) for p in out_list]
@@ -399,8 +402,8 @@ def puzzle_solve_cmd(
     json_out: bool = typer.Option(False, "--json"),
 ) -> None:
     """Show a puzzle's key move."""
-    from ...errors import FormatError
-    from .generate import read_position_source
+    from ...errors import FormatError  # start-up: loaded when the command runs
+    from .generate import read_position_source  # start-up: loaded when the command runs
 
     _, puz, _ = read_position_source(puzzle_id)
     if puz is None:
@@ -418,8 +421,8 @@ def board_show_cmd(
     json_out: bool = typer.Option(False, "--json"),
 ) -> None:
     """Show a board: colours, triples, pattern counts, opening rules."""
-    from .svg import board_svg, board_terminal
-    from .generate import board_ids, load_board_spec
+    from .generate import board_ids, load_board_spec  # start-up: loaded when the command runs
+    from .svg import board_svg, board_terminal  # start-up: loaded when the command runs
 
     b = load_board_spec(board)
     if svg:
@@ -450,13 +453,13 @@ def board_generate_cmd(
     """Generate QANGO-like boards (connected colour triples) and score them by solving the empty board."""
     import json
 
-    from .board import BOARD_FORMAT
-    from .svg import board_svg
-    from ...generators.ids import MAX_SEED
-    from .position import value_text
-    from .generate import board_ids, generate_board, score_board
-    from ...jsonio import tagged
-    from ...limits import UsageError, check_count
+    from ...generators.ids import MAX_SEED  # start-up: loaded when the command runs
+    from ...jsonio import tagged  # start-up: loaded when the command runs
+    from ...limits import UsageError, check_count  # start-up: loaded when the command runs
+    from .board import BOARD_FORMAT  # start-up: loaded when the command runs
+    from .generate import board_ids, generate_board, score_board  # start-up: loaded when the command runs
+    from .position import value_text  # start-up: loaded when the command runs
+    from .svg import board_svg  # start-up: loaded when the command runs
 
     width = check_count(width, "--width", minimum=2, maximum=9)
     height = check_count(height, "--height", minimum=2, maximum=9)
@@ -505,10 +508,10 @@ def play_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print the move log as JSON at the end."),
 ) -> None:
     """Play in the terminal (the common play session): human vs bot, or bot vs bot with --bot2."""
-    from .bots import make_bot
-    from ...generators.ids import MAX_SEED
-    from .generate import load_board_spec
-    from ...limits import check_count, check_number
+    from ...generators.ids import MAX_SEED  # start-up: loaded when the command runs
+    from ...limits import check_count, check_number  # start-up: loaded when the command runs
+    from .bots import make_bot  # start-up: loaded when the command runs
+    from .generate import load_board_spec  # start-up: loaded when the command runs
 
     seed = check_count(seed, "--seed", minimum=0, maximum=MAX_SEED - 1)
     think = check_number("--think", think, minimum=0.001, maximum=3600.0)
@@ -516,13 +519,13 @@ def play_cmd(
     b.opening_cells(opening)  # an unknown opening is refused before play starts
     if board.strip().lower().startswith(("qango:", "qango-board:")):
         board = b  # a board ID: the board itself goes into the rule options
-    from ...cli_play import run_session
-    from ...errors import TanglekitError
-    from .. import load_game
-    from .api_bots import action_of, position_of
-    from ...play.session import PlaySession
-    from ...play.start import Start
-    from ...play.bots import EngineBot
+    from ...cli_play import run_session  # start-up: loaded when the command runs
+    from ...errors import TanglekitError  # start-up: loaded when the command runs
+    from ...play.bots import EngineBot  # start-up: loaded when the command runs
+    from ...play.session import PlaySession  # start-up: loaded when the command runs
+    from ...play.start import Start  # start-up: loaded when the command runs
+    from .. import load_game  # start-up: loaded when the command runs
+    from .api_bots import action_of, position_of  # start-up: loaded when the command runs
 
     def agent(strength: str, seed: int) -> EngineBot:
         f = make_bot(strength, seed, think)

@@ -10,19 +10,54 @@ empty position under a time limit.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ...errors import FormatError, SolverError
-from .board import (BOARD_ALIASES, BUILTIN_BOARDS, Board, _builtin, board_from_json, board_layout,
-                                 board_from_layout, load_board)
-from .position import (POSITION_FORMAT, Position, _same_board, completing_cells, parse_position,
-                                    popcount, position_from_json)
+from ...generators.ids import (
+    Instance,
+    ParsedId,
+    format_params,
+    looks_like_id,
+    make_descriptive,
+    make_seed,
+    resolve,
+    split_id,
+)
+from ...jsonio import (
+    check_text_arg,
+    expect_format,
+    identify,
+    looks_like_json,
+    parse_json_text,
+    read_text_file,
+    short,
+    tagged,
+    validate,
+)
+from ...solver.exact_cover import ExactCover, first_solution
+from .board import (
+    BOARD_ALIASES,
+    BUILTIN_BOARDS,
+    Board,
+    _builtin,
+    board_from_json,
+    board_from_layout,
+    board_layout,
+    load_board,
+    triple_connected,
+)
+from .position import (
+    POSITION_FORMAT,
+    Position,
+    _same_board,
+    completing_cells,
+    parse_position,
+    plies_text,
+    popcount,
+    position_from_json,
+)
 from .puzzle import PUZZLE_FORMAT
-from ...jsonio import (check_text_arg, expect_format, identify, looks_like_json, parse_json_text, read_text_file,
-                      short, tagged, validate)
-from ...generators.ids import Instance, ParsedId, format_params, looks_like_id, make_descriptive, make_seed, resolve
+from .svg import board_svg
 
 PUZZLE_COLOURS = ("red", "orange", "yellow", "blue", "green")
 
@@ -55,8 +90,6 @@ class Puzzle:
 
     def win_text(self) -> str:
         """The puzzle's length with both units: ``3 counters (5 plies)``."""
-        from .position import plies_text
-
         return plies_text(2 * self.k - 1)
 
     def to_json(self) -> dict:
@@ -84,8 +117,6 @@ class Puzzle:
 
     def svg(self) -> str:
         """The printable puzzle: board with row/column labels, legend, goal and ID."""
-        from .svg import board_svg
-
         me, other = self.position.to_move, "O" if self.position.to_move == "X" else "X"
         title = f"{me} to move wins in {self.win_text()}"
         notes = [f"Goal: {me} completes a triple, a 2x2 square or five in a row with at most",
@@ -95,8 +126,6 @@ class Puzzle:
 
     def answer_svg(self) -> str:
         """The answer page: the key move marked 1 on the board, and in words."""
-        from .svg import board_svg
-
         r, c = self.board.rc(self.key_move)
         me = self.position.to_move
         notes = [f"Answer: {me} plays row {r}, col {c} ({r},{c}) and wins in {self.win_text()},",
@@ -337,7 +366,7 @@ CHECK_NODES = 50_000_000  # node budget for checking a descriptive puzzle ID (a 
 
 def _puzzle_from_position(pos: Position, k: int, opening: str, parsed: ParsedId | None = None) -> Puzzle:
     """Check "the side to move wins in exactly k, with one winning first move" and build the puzzle."""
-    from .solve import QangoSolver
+    from .solve import QangoSolver  # loads numpy (only when this runs)
 
     where = parsed.text if parsed is not None else "puzzle"
     if pos.is_over():
@@ -384,8 +413,6 @@ def puzzle_from_json(data, where: str = "puzzle file") -> Puzzle:
 
 def _seed_of(seed_id: str, puz: Puzzle) -> int | None:
     """The seed of a puzzle file's seed_id when it regenerates this very puzzle's ID (not rerun here)."""
-    from ...generators.ids import split_id
-
     try:
         p = split_id(seed_id)
     except FormatError:
@@ -442,8 +469,6 @@ def read_position_source(spec: str, board: Board | None = None) -> tuple[Positio
 
 def _refuse_other_game(text: str, expected: str) -> None:
     """Refuse another game's ID by its prefix, before any generator runs."""
-    from ...generators.ids import split_id
-
     game = split_id(text).game
     if game != "qango":
         raise FormatError(f"this is a {game.capitalize()} ID, expected {expected}")
@@ -485,7 +510,7 @@ def generate_puzzle(board="6", k: int = 3, seed: int = 0, opening: str = "standa
                     node_limit: int = 400_000, solver=None, allowed=None, deadline=None) -> Puzzle:
     """A verified "side to move wins in k moves" puzzle (k >= 2), deterministic for a seed.
     ``deadline`` (limits.Deadline) raises LimitReached between tries once spent."""
-    from .solve import QangoSolver
+    from .solve import QangoSolver  # loads numpy (only when this runs)
 
     if isinstance(k, bool) or not isinstance(k, int) or k < 2 or k > 8:
         raise SolverError("k must be between 2 and 8 moves")
@@ -521,7 +546,7 @@ def generate_puzzle(board="6", k: int = 3, seed: int = 0, opening: str = "standa
 
 def verify_puzzle(puz: Puzzle) -> bool:
     """Re-check a puzzle with a fresh solver: exact win in k and a unique winning first move."""
-    from .solve import QangoSolver
+    from .solve import QangoSolver  # loads numpy (only when this runs)
 
     s = QangoSolver(puz.board, puz.position.allowed_first, tt_bits=18)
     res = s.solve(puz.position)
@@ -538,7 +563,6 @@ def _triple_shapes(board_cells: set[int], w: int) -> dict[int, list[tuple[int, i
     """All 8-connected triples of board cells, indexed by their smallest cell."""
     from itertools import combinations
 
-    from .board import triple_connected
 
     out: dict[int, list] = {}
     cells = sorted(board_cells)
@@ -563,8 +587,6 @@ def _random_partition(cells: set[int], shapes, rng: random.Random, width: int):
     The options are shuffled (compact triples, with orthogonal links like the published boards,
     tend to come first), so the engine's first solution is a random one for the seed.
     """
-    from ...solver.exact_cover import ExactCover, first_solution
-
     options = [t for ts in shapes.values() for t in ts]
     options.sort(key=lambda t: _diagonal_links(t, width) + 1.5 * rng.random())
     index = {c: i for i, c in enumerate(sorted(cells))}
@@ -656,7 +678,7 @@ def generate_board(width: int = 6, height: int = 6, seed: int = 0, off_board=(),
 
 def score_board(board: Board, time_limit: float = 10.0) -> dict:
     """Solve the empty position of a board: value for the first player, plies, nodes, seconds."""
-    from .solve import QangoSolver
+    from .solve import QangoSolver  # loads numpy (only when this runs)
 
     res = QangoSolver(board, None).solve(Position(board), time_limit=time_limit)
     return {"value": res.value, "plies": res.plies, "nodes": res.nodes, "seconds": round(res.seconds, 3),

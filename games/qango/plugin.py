@@ -8,8 +8,8 @@ from ..plugin import BotSpec, GamePlugin, Picture
 
 if TYPE_CHECKING:
     from ...generators.ids import Instance, ParsedId
-    from ...play.start import Start
     from ...play.bots import Hint
+    from ...play.start import Start
     from ..api import State
     from .api import QangoState
 
@@ -30,25 +30,25 @@ class QangoPlugin(GamePlugin):
     )
 
     def bots(self, game_name: str) -> dict[str, BotSpec]:
-        from .api_bots import bots
+        from .api_bots import bots  # start-up: the plugin module stays cheap to import
 
         return bots(game_name)
 
     def hint(self, state: State) -> Hint | None:
-        from .api_bots import hint
+        from .api_bots import hint  # start-up: the plugin module stays cheap to import
 
         return hint(state)
 
     def resolve_id(self, parsed: ParsedId) -> Instance:
-        from .generate import resolve_id
+        from .generate import resolve_id  # start-up: the plugin module stays cheap to import
 
         return resolve_id(parsed)
 
     def start(self, inst: Instance, spec: str, params: dict[str, Any]) -> Start:
         """A puzzle: the person on the side to move against the perfect bot; a position: a game."""
-        from ...play.start import Start
-        from ..plugin import load_game
-        from .board import BUILTIN_BOARDS
+        from ...play.start import Start  # start-up: the plugin module stays cheap to import
+        from ..plugin import load_game  # start-up: the plugin module stays cheap to import
+        from .board import BUILTIN_BOARDS  # start-up: the plugin module stays cheap to import
 
         if inst.kind == "qango-position":
             pos = inst.value
@@ -63,18 +63,18 @@ class QangoPlugin(GamePlugin):
                      f"{puz.position.to_move} to move wins in {puz.win_text()}", "counters")
 
     def picture(self, state: State, legal: list[int], humans: list[int]) -> Picture:
-        from .web import hotspots
+        from .web import hotspots  # start-up: the plugin module stays cheap to import
 
         svg, hot = hotspots(state.to_svg(), cast("QangoState", state).engine.position.board, legal)
         return Picture(svg, hot)
 
     def check(self, body: Any) -> dict[str, Any]:
-        from .web import check
+        from .web import check  # start-up: the plugin module stays cheap to import
 
         return check(body)
 
     def draw(self, body: Any) -> dict[str, Any]:
-        from .web import draw
+        from .web import draw  # start-up: the plugin module stays cheap to import
 
         return draw(body)
 

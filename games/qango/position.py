@@ -10,9 +10,10 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from ...errors import FormatError, RuleError
-from ...jsonio import check_text_arg, register_format, short, tagged, validate
+from ...jsonio import check_text_arg, expect_format, parse_json_text, register_format, short, tagged, validate
 from ..options import RuleOptions, option
 from .board import BUILTIN_BOARDS, Board, _builtin, board_from_json, load_board
+from .svg import board_svg
 
 
 def _position_model():
@@ -240,8 +241,6 @@ class Position:
                                         "to_move": 0 if self.to_move == "X" else 1, "side": self.to_move})
 
     def to_svg(self) -> str:
-        from .svg import board_svg
-
         return board_svg(self.board, self.x, self.o, title=f"{self.to_move} to move")
 
     def _repr_svg_(self) -> str:  # Jupyter shows the picture
@@ -295,8 +294,6 @@ def parse_position(text: str, board: "Board | str | None" = None, allowed_first=
     check_text_arg(text, "position")
     t = text.strip()
     if t.startswith("{"):
-        from ...jsonio import parse_json_text
-
         return position_from_json(parse_json_text(t, "inline position", "QANGO position"), board, allowed_first,
                                   validate)
     if not t:
@@ -342,8 +339,6 @@ def position_from_json(data: dict, board=None, allowed_first=None, validate: boo
                        where: str = "position JSON") -> Position:
     """JSON form: {"board": ..., "position": text} or {"board": ..., "x": [cells], "o": [cells]}
     (schema ``tanglekit/qango-position``; other formats are refused)."""
-    from ...jsonio import expect_format
-
     expect_format(data, POSITION_FORMAT, where)
     m = validate_model(data, where)
     if board is None and m.board is not None:

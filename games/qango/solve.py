@@ -14,7 +14,8 @@ import numpy as np
 
 from ...errors import SolverError
 from .board import Board
-from .position import Position, popcount
+from .position import Position, has_win, popcount
+from .proof import canonical
 from .small import TT_START_BITS, MoveChoice, SolveResult, _Timeout
 
 AUTO_ID_NODES = 20_000_000  # iterative-deepening budget of method "auto" before df-pn takes over
@@ -25,7 +26,7 @@ class QangoSolver(MoveChoice):
 
     def __init__(self, board: Board, allowed_first=None, tt_bits: int = 22, use_symmetry: bool = True,
                  sym_counters: int = 12):
-        from ...kernelargs import kernel_bundle
+        from ...kernelargs import kernel_bundle  # loads numpy (only when this runs)
         from . import kernels as K  # numba: imported lazily
 
         self.K = K
@@ -71,7 +72,7 @@ class QangoSolver(MoveChoice):
     # --- kernel calls --------------------------------------------------------------------------
     def _tables(self):
         if self._tt is None:
-            from ...kernelargs import kernel_bundle
+            from ...kernelargs import kernel_bundle  # loads numpy (only when this runs)
 
             size = 1 << self.table_bits
             self._tt = kernel_bundle(self.K.IdTable, tt_a=np.full(size, -1), tt_b=np.full(size, -1),
@@ -204,7 +205,7 @@ class QangoSolver(MoveChoice):
         """The df-pn table: kept between calls (a proof is read from the search that built it);
         a new one starts at ``2**start_bits`` entries and ``prove`` grows it up to ``2**bits``."""
         if self._pns is None:
-            from ...kernelargs import kernel_bundle
+            from ...kernelargs import kernel_bundle  # loads numpy (only when this runs)
 
             K = self.K
             size = 1 << min(start_bits, bits or 23)  # two-way buckets: slots i and i + 1 (i even)
@@ -218,7 +219,7 @@ class QangoSolver(MoveChoice):
 
     def _grow_pns(self, bits: int) -> None:
         """Rehash the df-pn table into one four times larger (at most ``2**bits`` entries)."""
-        from ...kernelargs import kernel_bundle
+        from ...kernelargs import kernel_bundle  # loads numpy (only when this runs)
 
         old = self._pns
         size = min(old.pk_a.shape[0] * 4, 1 << bits)
@@ -229,7 +230,7 @@ class QangoSolver(MoveChoice):
 
     def _hold_work(self):
         if self._hold is None:
-            from ...kernelargs import kernel_bundle
+            from ...kernelargs import kernel_bundle  # loads numpy (only when this runs)
 
             K = self.K
             self._hold = kernel_bundle(K.HoldWork, shapes={"rem": len(self.pats), "stk": (K.HOLD_MAXP + 1, 11),
@@ -238,7 +239,7 @@ class QangoSolver(MoveChoice):
 
     def _vcf_tables(self):
         if self._vcf is None:
-            from ...kernelargs import kernel_bundle
+            from ...kernelargs import kernel_bundle  # loads numpy (only when this runs)
 
             self._vcf = kernel_bundle(self.K.VcfWork, vt_a=np.full(1 << 20, -1), vt_b=np.full(1 << 20, -1),
                                       shapes={"vs": 2, "fme": 64, "fop": 64, "fcand": 64, "line": 128})
@@ -421,8 +422,6 @@ class QangoSolver(MoveChoice):
     def _classes(self, att: int, dfd: int, atm: bool) -> list[tuple[int, int]]:
         """The children of a node, one per symmetry class (a position and its image under a board
         symmetry have the same value)."""
-        from .proof import canonical
-
         occ = att | dfd
         empty = self.board.mask & ~occ
         if occ == 0:
@@ -445,7 +444,6 @@ class QangoSolver(MoveChoice):
         answer is the same. Pays on long roots (empty boards), not on short searches."""
         if workers <= 1:
             return self.prove(att, dfd, attacker_to_move)
-        from .position import has_win
 
         kids = [(a, d, not attacker_to_move) for a, d in self._classes(att, dfd, attacker_to_move)]
         groups = None  # per child: its grandchildren, when the split goes one level deeper

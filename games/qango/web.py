@@ -6,6 +6,12 @@ import re
 
 from ...errors import FormatError
 from ..picture import HOT, inject
+from ..plugin import load_game
+from . import parse_position
+from .api_bots import action_of
+from .board import load_board
+from .position import QangoOptions
+from .svg import board_svg
 
 QANGO_TIME = 5.0  # seconds the QANGO solver may search for the check page (then "unknown")
 QANGO_LINE_TIME = 2.0  # per position of the animated line
@@ -26,11 +32,7 @@ def hotspots(svg: str, board, legal: list[int]) -> tuple[str, set[int]]:
 def check(body: dict) -> dict:
     """``qango solve``'s JSON (value, best_move, plies, nodes) for a position, plus an ID (a
     win-in-k puzzle ID when the side to move wins) and the best line step by step."""
-    from ..plugin import load_game
-    from . import parse_position
-    from .position import QangoOptions
-    from .api_bots import action_of
-    from .solve import QangoSolver
+    from .solve import QangoSolver  # loads numpy (only when this runs)
 
     if not isinstance(body, dict) or not isinstance(body.get("position"), str):
         raise FormatError('send {"board": "6", "position": "X...../......"}')
@@ -75,9 +77,6 @@ def check(body: dict) -> dict:
 
 def draw(body: dict) -> dict:
     """The board being entered with its counters, every cell clickable; the position text."""
-    from .board import load_board
-    from .svg import board_svg
-
     board_name = str(body.get("board", "6")) if isinstance(body, dict) else "6"
     if board_name not in ("6", "7", "7plus"):
         raise FormatError(f"board must be 6, 7 or 7plus, not {board_name!r}")

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 def _t(strength: str) -> Callable[[int], Bot]:
     def make(seed: int) -> Bot:
-        from .bots import make_bot as tbot
+        from .bots import make_bot as tbot  # loads pydantic (only when this runs)
 
         b = tbot(strength, seed)
 
@@ -37,7 +37,7 @@ def bots(game_name: str) -> dict[str, BotSpec]:
 
 
 def hint(state: State) -> Hint | None:
-    from .search import best_turn
+    from .search import best_turn  # loads pydantic (only when this runs)
 
     state = cast("TangleApiState", state)
     try:

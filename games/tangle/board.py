@@ -25,6 +25,7 @@ from ...shapes.hexgrid import DIRECTIONS, OFFSETS, Tile, axial_to_offset, offset
 from ...shapes.hexsides import chain_from_turns, side_piece
 from ...shapes.polyform import Polyform
 from .formats import BOARD, MAX_TILES, PIECES, check_format
+from .svg import svg_position
 
 DATA = Path(__file__).resolve().parent / "data"
 KINDS = ("plain", "circle", "triangle", "square")
@@ -61,7 +62,6 @@ class Board:
         """The empty board (tile kinds, the Center Star) as an SVG document."""
         from types import SimpleNamespace
 
-        from .svg import svg_position
 
         return svg_position(SimpleNamespace(board=self, n_players=0), title=self.name, legend=False)
 

@@ -32,7 +32,7 @@ OPTION_HELP = "Rule option NAME=VALUE (repeatable), e.g. connection=tile, partne
 
 
 def _game(board: str, pieces: str, players: int, options: Optional[List[str]]):
-    from . import TangleGame, TangleOptions, load_board, load_pieces
+    from . import TangleGame, TangleOptions, load_board, load_pieces  # start-up: loaded when the command runs
 
     return TangleGame(load_board(board), load_pieces(pieces), TangleOptions.from_dict(parse_options(options)), players)
 
@@ -47,13 +47,13 @@ def board_show(
     """Print the board rows, tile counts and pieces. Example: tanglekit tangle board show --svg board.svg."""
     from collections import Counter
 
-    from . import TangleGame, load_board, load_pieces
+    from . import TangleGame, load_board, load_pieces  # start-up: loaded when the command runs
 
     b = load_board(board)
     ps = load_pieces(pieces)
     g = TangleGame(b, ps, players=2)
     if svg is not None:
-        from .svg import svg_position
+        from .svg import svg_position  # start-up: loaded when the command runs
 
         write_text(svg, svg_position(g, title=f"Tangle board {b.name}"))
     kinds = Counter(b.kinds)
@@ -78,7 +78,7 @@ def board_show(
 
 
 def _seed(seed: int, name: str = "--seed") -> int:
-    from ...limits import check_number
+    from ...limits import check_number  # start-up: loaded when the command runs
 
     return check_number(name, seed, maximum=2**63 - 1, integer=True)
 
@@ -94,14 +94,14 @@ def best_turn_cmd(
 ) -> None:
     """Best capture chain for the player to move. Example: tanglekit tangle best-turn p.json --json."""
 
-    from ...limits import Deadline, UsageError, check_count
+    from ...limits import Deadline, UsageError, check_count  # start-up: loaded when the command runs
 
     deadline = Deadline(time_limit)
     node_limit = check_count(node_limit, "--node-limit", minimum=0, maximum=10**8)
     if mode not in ("points", "safe"):
         raise UsageError(f"--mode must be points or safe, not {mode[:20]!r}")
-    from .generate import load_state_or_id
-    from .search import best_turn
+    from .generate import load_state_or_id  # loads pydantic (only when this runs)
+    from .search import best_turn  # loads pydantic (only when this runs)
 
     s = load_state_or_id(state)
     if s.over:
@@ -114,7 +114,7 @@ def best_turn_cmd(
         typer.echo(f"warning: search stopped at its {r.reason} ({limit}); {what}", err=True)
     known = r.exact or mode == "points"
     if svg is not None:
-        from .svg import svg_position
+        from .svg import svg_position  # start-up: loaded when the command runs
 
         title = f"best turn: {r.points} points" if known else "best turn: unknown (search stopped)"
         write_text(svg, svg_position(s.game, s, highlight=r.placements, title=title))
@@ -152,15 +152,15 @@ def play(
     as_json: bool = typer.Option(False, "--json", help="Print the final state as JSON."),
 ) -> None:
     """Play a game (bots and/or humans). Example: tanglekit tangle play --bots lookahead,random --seed 3."""
-    from . import PASS
-    from ...limits import check_count
-    from .bots import BOTS, make_bot
+    from ...limits import check_count  # start-up: loaded when the command runs
+    from . import PASS  # start-up: loaded when the command runs
+    from .bots import BOTS, make_bot  # loads pydantic (only when this runs)
 
     seed = _seed(seed)
     check_count(players, "--players", minimum=2, maximum=4)
     moves = check_count(moves, "--moves", minimum=0, maximum=100_000, allow_none=True)
     if start is not None:
-        from .generate import load_state_or_id
+        from .generate import load_state_or_id  # loads pydantic (only when this runs)
 
         s = load_state_or_id(start)
         g = s.game
@@ -180,10 +180,10 @@ def play(
         else:
             raise TanglekitError(f"unknown player kind {short(n)}: expected human or one of {', '.join(BOTS)}")
     if any(b is None for b in seats):  # people at the table: the common terminal play
-        from ...cli_play import run_session
-        from ...play.session import PlaySession
-        from ...play.start import Start
-        from .plugin import api_state as tangle_api_state
+        from ...cli_play import run_session  # start-up: loaded when the command runs
+        from ...play.session import PlaySession  # start-up: loaded when the command runs
+        from ...play.start import Start  # start-up: loaded when the command runs
+        from .plugin import api_state as tangle_api_state  # start-up: loaded when the command runs
 
         st = tangle_api_state(s)
         sess = PlaySession(Start("tangle", st), names, seed, bots=[
@@ -195,7 +195,7 @@ def play(
 
             write_text(save, json.dumps(s.to_json(), indent=1), "state")
         if svg is not None:
-            from .svg import svg_position
+            from .svg import svg_position  # start-up: loaded when the command runs
 
             write_text(svg, svg_position(g, s, title=s.summary()))
         return
@@ -214,7 +214,7 @@ def play(
 
         write_text(save, json.dumps(s.to_json(), indent=1), "state")
     if svg is not None:
-        from .svg import svg_position
+        from .svg import svg_position  # start-up: loaded when the command runs
 
         write_text(svg, svg_position(g, s, title=s.summary()))
     if as_json:
@@ -231,7 +231,7 @@ def play(
 
 def _api_bot(b):
     """A Tangle engine bot as a bot of the common protocol."""
-    from ...play.bots import EngineBot
+    from ...play.bots import EngineBot  # start-up: loaded when the command runs
 
     return EngineBot(b.name, lambda st: st.action_of(b.choose(st.engine)))
 
@@ -246,8 +246,8 @@ def match(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Two-player bot match. Example: tanglekit tangle match lookahead greedy --games 200."""
-    from ...limits import check_count
-    from .bots import make_bot, run_match
+    from ...limits import check_count  # start-up: loaded when the command runs
+    from .bots import make_bot, run_match  # loads pydantic (only when this runs)
 
     games = check_count(games, "--games", minimum=1, maximum=100_000)
     opening = check_count(opening, "--opening", minimum=0, maximum=40)
@@ -284,8 +284,8 @@ def puzzle_generate(
     """Generate verified puzzles. Example: tanglekit tangle puzzle generate --seed 4 --svg p.svg."""
     import json
 
-    from .generate import generate_puzzle, puzzle_answer_svg, puzzle_svg
-    from ...limits import check_count
+    from ...limits import check_count  # start-up: loaded when the command runs
+    from .generate import generate_puzzle, puzzle_answer_svg, puzzle_svg  # loads pydantic (only when this runs)
 
     seed = _seed(seed)
     count = check_count(count, "--count", minimum=1, maximum=1000)
@@ -308,7 +308,7 @@ def puzzle_generate(
         if solution_svg is not None:
             write_text(solution_svg, puzzle_answer_svg(g, found[0]))
     if booklet is not None:
-        from ...generators.booklet import BookletPage, booklet_html
+        from ...generators.booklet import BookletPage, booklet_html  # start-up: loaded when the command runs
 
         pages = [BookletPage(p["question"], puzzle_svg(g, p), puzzle_answer_svg(g, p)) for p in found]
         write_text(booklet, booklet_html("Tangle puzzles", pages, "Find the turn that scores the most points."),
@@ -329,10 +329,10 @@ def puzzle_check(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Re-verify a puzzle with the solver. Example: tanglekit tangle puzzle check p.json."""
-    from .formats import PUZZLE
-    from ...generators.ids import looks_like_id, resolve
-    from .generate import verify_puzzle
-    from ...jsonio import check_text_arg, load_json_source
+    from ...generators.ids import looks_like_id, resolve  # start-up: loaded when the command runs
+    from ...jsonio import check_text_arg, load_json_source  # start-up: loaded when the command runs
+    from .formats import PUZZLE  # loads pydantic (only when this runs)
+    from .generate import verify_puzzle  # loads pydantic (only when this runs)
 
     check_text_arg(puzzle, "puzzle")
     if "\n" in puzzle or "\r" in puzzle:

@@ -14,14 +14,7 @@ from pathlib import Path
 
 from ...errors import FormatError, InvalidMoveError, RuleError
 from ...jsonio import read_json_file
-from ...shapes.hexgrid import (
-    axial_to_offset,
-    offset_to_axial,
-    side_neighbours,
-    side_tiles,
-    tile_side,
-    tile_sides,
-)
+from ...shapes.hexgrid import axial_to_offset, offset_to_axial, side_neighbours, side_tiles, tile_side, tile_sides
 from ...shapes.hexsides import side_placements
 from .board import Board, PieceSet, load_board, load_pieces
 from .formats import PUZZLE, STATE, check_format
@@ -132,7 +125,7 @@ class TangleGame:
 
     def spec(self) -> dict:
         """JSON-able description of board, pieces, options and players (inline unless built in)."""
-        from .board import default_board, default_pieces
+        from .board import default_board, default_pieces  # loads pydantic (only when this runs)
 
         board = "tangle-default" if self.board.to_json() == default_board().to_json() else self.board.to_json()
         pieces = "tangle-default" if self.pieces.to_json() == default_pieces().to_json() else self.pieces.to_json()
@@ -278,7 +271,7 @@ class TangleState:
         (the numba kernel of ``movegen.py``; ``legal_placements_slow`` is the Python loop)."""
         if self.over:
             return []
-        from .movegen import legal_placements_fast
+        from .movegen import legal_placements_fast  # loads numba (only when this runs)
 
         return legal_placements_fast(self, player).tolist()
 

@@ -20,13 +20,13 @@ from __future__ import annotations
 import random
 
 from ...errors import FormatError, RuleError, SolverError
+from ...generators.ids import Instance, ParsedId, looks_like_id, make_descriptive, make_seed, resolve, split_id
+from ...jsonio import MAX_BYTES, check_text_arg, load_json_source, looks_like_json
 from .engine import PASS, TangleGame, TangleState
 from .formats import PUZZLE
 from .ids import encode_moves, game_from_params, position_from_moves, setup_params
-from .svg import COLOUR_NAMES
-from ...jsonio import MAX_BYTES, check_text_arg, load_json_source, looks_like_json
 from .search import best_turn
-from ...generators.ids import Instance, ParsedId, looks_like_id, make_descriptive, make_seed, resolve, split_id
+from .svg import COLOUR_NAMES, svg_position
 
 
 def building_position(game: TangleGame, moves: int, rng: random.Random) -> TangleState:
@@ -141,7 +141,7 @@ def selfplay_positions(game: TangleGame, rng: random.Random, noise: float = 0.3,
     """Turn-start positions (after ``min_moves`` placements) of one seeded game between builder
     bots that open with a few random placements and later play a random legal move with
     probability ``noise`` (reachable, varied, mid-game positions)."""
-    from .bots import make_bot
+    from .bots import make_bot  # loads pydantic (only when this runs)
 
     seed = rng.randrange(1 << 30)
     bots = [make_bot("builder", seed + i) for i in range(game.n_players)]
@@ -214,7 +214,7 @@ def verify_puzzle(puzzle: dict, where: str = "<puzzle>", expect=None, node_limit
     """Re-solve a puzzle: its claimed points are the best, reached by its solution, uniquely.
     A file that is not a puzzle (schema, illegal position) is a FormatError/RuleError; a
     puzzle whose claim or solution is wrong (or illegal) is simply not valid."""
-    from .engine import state_from_json
+    from .engine import state_from_json  # loads pydantic (only when this runs)
 
     s = state_from_json(puzzle, where, expect)
     if s.over:
@@ -242,8 +242,7 @@ def puzzle_question(to_move: int, points: int) -> str:
 
 def puzzle_svg(game: TangleGame, puzzle: dict) -> str:
     """The printable puzzle: the position with tile coordinates, side key, legend and question."""
-    from .engine import state_from_json
-    from .svg import svg_position
+    from .engine import state_from_json  # loads pydantic (only when this runs)
 
     state = state_from_json(puzzle)
     # the question is written again from the position: files from before players were numbered
@@ -255,8 +254,7 @@ def puzzle_svg(game: TangleGame, puzzle: dict) -> str:
 
 def puzzle_answer_svg(game: TangleGame, puzzle: dict) -> str:
     """The answer page: the scoring placements drawn (numbered) and written in move notation."""
-    from .engine import state_from_json
-    from .svg import svg_position
+    from .engine import state_from_json  # loads pydantic (only when this runs)
 
     sol = [game.parse_move(m) for m in puzzle["solution"]]
     notes = [f"Answer: {puzzle['points']} points in {len(sol)} placements:"]
@@ -289,7 +287,7 @@ def puzzle_from_id(text: str) -> dict | TangleState:
 
 def load_state_or_id(spec: str, expect=None) -> TangleState:
     """A state from a JSON file (state or puzzle), inline JSON or a puzzle ID (either form)."""
-    from .engine import state_from_json
+    from .engine import state_from_json  # loads pydantic (only when this runs)
 
     check_text_arg(spec, "position", MAX_BYTES)
     if "\n" in spec or "\r" in spec:

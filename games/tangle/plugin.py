@@ -8,8 +8,8 @@ from ..plugin import BotSpec, GamePlugin, Picture
 
 if TYPE_CHECKING:
     from ...generators.ids import Instance, ParsedId
-    from ...play.start import Start
     from ...play.bots import Hint
+    from ...play.start import Start
     from ..api import State
     from .api import TangleApiState
 
@@ -33,24 +33,24 @@ class TanglePlugin(GamePlugin):
     )
 
     def bots(self, game_name: str) -> dict[str, BotSpec]:
-        from .api_bots import bots
+        from .api_bots import bots  # start-up: the plugin module stays cheap to import
 
         return bots(game_name)
 
     def hint(self, state: State) -> Hint | None:
-        from .api_bots import hint
+        from .api_bots import hint  # start-up: the plugin module stays cheap to import
 
         return hint(state)
 
     def resolve_id(self, parsed: ParsedId) -> Instance:
-        from .generate import resolve_id
+        from .generate import resolve_id  # loads pydantic (only when this runs)
 
         return resolve_id(parsed)
 
     def start(self, inst: Instance, spec: str, params: dict[str, Any]) -> Start:
         """A best-turn puzzle: one turn of the side to move against the strong bot."""
-        from ...play.start import Start
-        from .engine import state_from_json
+        from ...play.start import Start  # start-up: the plugin module stays cheap to import
+        from .engine import state_from_json  # loads pydantic (only when this runs)
 
         out = inst.value
         native = out if not isinstance(out, dict) else state_from_json(out)
@@ -58,7 +58,7 @@ class TanglePlugin(GamePlugin):
         if isinstance(out, dict):
             points, question = out["points"], out.get("question", "")
         else:  # the descriptive form holds the position only: the solver gives the best turn
-            from .search import best_turn
+            from .search import best_turn  # loads pydantic (only when this runs)
 
             points = best_turn(native, "points").points
             question = f"Player {native.to_move} to move: score {points} points this turn."
@@ -72,7 +72,7 @@ class TanglePlugin(GamePlugin):
 
     def picture(self, state: State, legal: list[int], humans: list[int]) -> Picture:
         """The board with every side clickable; each placement's button names the sides it covers."""
-        from .web import sides
+        from .web import sides  # start-up: the plugin module stays cheap to import
 
         svg, segs = sides(state.to_svg(), state)
         g = cast("TangleApiState", state).engine.game
@@ -90,7 +90,7 @@ class TanglePlugin(GamePlugin):
 
 def api_state(native: Any, params: dict[str, Any] | None = None) -> State:
     """A Tangle engine state as a game-API state of the same board, pieces, players and options."""
-    from ..plugin import load_game
+    from ..plugin import load_game  # start-up: the plugin module stays cheap to import
 
     sp = native.game.spec()
     opts = {**sp.get("options", {}), **(params or {})}

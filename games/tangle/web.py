@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+from ...shapes.hexgrid import side_xy, tile_polygon
 from ..picture import inject
+from .svg import SCALE
 
 
 def sides(svg: str, st) -> tuple[str, list]:
     """Every side of the Tangle board as a clickable line (index ``data-side``), in the picture's
     coordinates (the board's origin and scale as ``games/tangle/svg.py`` draws them)."""
-    from .svg import SCALE
-    from ...shapes.hexgrid import side_xy, tile_polygon
-
     g = st.engine.game
     pts = [pt for t in g.board.tiles for pt in tile_polygon(t)]
     ox = min(x for x, _ in pts) - 0.6

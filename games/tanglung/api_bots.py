@@ -7,6 +7,10 @@ from typing import TYPE_CHECKING, Callable, cast
 
 from ...play.bots import Bot, EngineBot, Hint, RandomBot, with_strong
 from ..plugin import BotSpec
+from .api import encode_duel
+from .coop import search_coop
+from .duel_search import make_bot as duel_bot
+from .solo_search import move_graph, noflip_mask, search_graph
 
 if TYPE_CHECKING:
     from ..api import State
@@ -31,9 +35,6 @@ class TanglungWalkerBot(Bot):
 def solo_best(state: State) -> tuple[int | None, int | None]:
     """(next move of a shortest winning line, its moves left) from a solo / co-op state;
     (None, None) when no line wins."""
-    from .coop import search_coop
-    from .solo_search import move_graph, noflip_mask, search_graph
-
     e = cast("TanglungSoloState", state).engine
     if len(e.starts) == 1:
         adj, adjn = move_graph(e.layout, e.options)
@@ -66,9 +67,6 @@ class TanglungPerfectBot(Bot):
 
 def _duel(strength: str) -> Callable[[int], Bot]:
     def make(seed: int) -> Bot:
-        from .duel_search import make_bot as duel_bot
-        from .api import encode_duel
-
         b = duel_bot(strength, seed)
 
         def pick(state: State) -> int:

@@ -9,7 +9,7 @@ from importlib import resources
 from pathlib import Path
 
 from ...errors import FormatError
-from ...jsonio import check_text_arg, expect_format, register_format, short, tagged, validate
+from ...jsonio import check_text_arg, expect_format, read_json_file, register_format, short, tagged, validate
 
 #: letter -> card name, in the order used for counts and data files
 KINDS: dict[str, str] = {
@@ -152,8 +152,6 @@ def default_card_set() -> CardSet:
 
 def load_card_set(spec: str | Path | None) -> CardSet:
     """A card set from a JSON file path, ``tanglung-default``/None, or inline counts ``C2R3B3F3H3D2``."""
-    from ...jsonio import read_json_file
-
     if spec is None or str(spec) in ("", "default", "tanglung-default"):
         return default_card_set()
     s = check_text_arg(str(spec), "--cards")

@@ -22,6 +22,7 @@ from .cards import ROOSTER, CardSet, default_card_set
 from .layout import DIAGONAL_SYMMETRIES, N_CELLS, lantern_kinds, unrank_standard_layout
 from .moves import destinations
 from .rules import TanglungOptions
+from .solo_search import _workspace
 
 #: rule options the batch path honours (the move table and the start lighting cover them) or
 #: that do not touch solo play; any other option with a non-default value makes
@@ -84,8 +85,8 @@ def _dp_workspace():
     """The DPWork bundle of count_no_revisit, reused across chunks."""
     global _DP
     if _DP is None:
-        from ...kernelargs import kernel_bundle
-        from .kernels import DPWork
+        from ...kernelargs import kernel_bundle  # loads numpy (only when this runs)
+        from .kernels import DPWork  # loads numba (only when this runs)
 
         _DP = kernel_bundle(DPWork, shapes={"cnt": 1 << 20, "flag": 1 << 16, "cov": 1 << 16})
     return _DP
@@ -96,9 +97,8 @@ def solve_ranks(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Batch-solve standard layouts by rank: (keep, moves, tours) arrays, one entry per rank;
     keep = 1 for canonical layouts (the only ones solved), moves = -1 when unsolvable."""
-    from ...kernelargs import kernel_bundle
-    from .kernels import OUT_OF_SPACE, CensusChunk, CensusOut, census_batch
-    from .solo_search import _workspace
+    from ...kernelargs import kernel_bundle  # loads numpy (only when this runs)
+    from .kernels import OUT_OF_SPACE, CensusChunk, CensusOut, census_batch  # loads numba (only when this runs)
 
     options = options or TanglungOptions()
     card_set = card_set or default_card_set()
@@ -132,7 +132,7 @@ def census_summary(
 ) -> dict:
     """The per-chunk census summary (same dict as games.tanglung.generate.census_chunk) from the
     batch kernel; example layouts are the first in the given rank order."""
-    from .kernels import census_accumulate
+    from .kernels import census_accumulate  # loads numba (only when this runs)
     from .solo_search import FMAX as MOVES_HIST  # the search keeps fewest moves below FMAX
 
     options = options or TanglungOptions()

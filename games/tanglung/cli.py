@@ -30,7 +30,7 @@ _CARDS_HELP = "Card set: JSON file, inline counts like C2R3B3F3H3D2, or tanglung
 
 def _options(pairs, base: dict | None = None):
     """Rule options: those of an ID or file (``base``), then --option pairs over them."""
-    from .rules import TanglungOptions
+    from .rules import TanglungOptions  # start-up: loaded when the command runs
 
     merged = dict(base or {})
     for k, v in parse_options(pairs).items():
@@ -50,20 +50,25 @@ def _load_layout(spec: str, pairs, cards: Optional[str] = None):
     apply unless --option / --cards override them; ``start`` is the file's or ID's start Rooster."""
     import re
 
-    from .cards import load_card_set
-    from .layout import Layout
-    from ...jsonio import check_text_arg, looks_like_json, parse_json_text, read_text_file
+    from ...jsonio import (  # start-up: loaded when the command runs
+        check_text_arg,
+        looks_like_json,
+        parse_json_text,
+        read_text_file,
+    )
+    from .cards import load_card_set  # start-up: loaded when the command runs
+    from .layout import Layout  # start-up: loaded when the command runs
 
     text = check_text_arg(spec, "layout").strip()
     chosen = load_card_set(cards) if cards is not None else None
     if re.match(_LAYOUT_RE, text) or "\n" in text or "\r" in text:  # no file name has a line break
         return Layout.parse(text), _options(pairs), chosen, None
-    from ...generators.ids import looks_like_id, resolve
+    from ...generators.ids import looks_like_id, resolve  # start-up: loaded when the command runs
 
     if looks_like_id(text) or text.lower().startswith("tanglung:"):
         ch = resolve(text, expect="tanglung-challenge").value
     else:
-        from .formats import challenge_from_document
+        from .formats import challenge_from_document  # start-up: loaded when the command runs
 
         p = Path(text[1:] if text.startswith("@") else text)
         raw = read_text_file(p, "layout or challenge file")
@@ -93,8 +98,8 @@ def _parse_cell(text: Optional[str], what: str = "--start"):
 
 def _layout_id(layout, opts, card_set) -> str:
     """The descriptive ID of a layout with its options and card set (no grade)."""
-    from .ids import PREFIX, id_params
-    from ...generators.ids import format_params, make_descriptive
+    from ...generators.ids import format_params, make_descriptive  # start-up: loaded when the command runs
+    from .ids import PREFIX, id_params  # start-up: loaded when the command runs
 
     flags, values = id_params(None, opts, card_set)
     return make_descriptive(PREFIX, format_params(*flags, **values), str(layout))
@@ -123,13 +128,13 @@ def solo_solve(
     """Fewest moves, one optimal tour and the number of optimal tours.
     Example: tanglekit tanglung solo solve CRBF/HDFR/BHFB/RHDC --json"""
     if batch is not None:
-        from ...cli_batch import run_batch
+        from ...cli_batch import run_batch  # start-up: loaded when the command runs
 
         return run_batch(batch, solo_solve, dict(locals()), "layout", refuse=("svg",), bulk=_solve_bulk)
     if layout is None:
         raise typer.BadParameter("give a layout, an ID or a file (or --batch FILE)", param_hint="LAYOUT")
-    from ...limits import Deadline
-    from .solo_search import solve_solo
+    from ...limits import Deadline  # start-up: loaded when the command runs
+    from .solo_search import solve_solo  # start-up: loaded when the command runs
 
     deadline = Deadline(time_limit)
     if method not in ("astar", "astar-deadend", "bfs"):
@@ -147,7 +152,7 @@ def solo_solve(
         return
     sol = solve_solo(lay, cell, opts, card_set, method=method)
     if svg is not None:
-        from .render import svg_grid
+        from .render import svg_grid  # start-up: loaded when the command runs
 
         title = f"{lay}: {sol.moves} moves" if sol.solvable else f"{lay}: no tour"
         write_text(svg, svg_grid(lay, path=sol.path or None, title=title))
@@ -175,7 +180,7 @@ def _solve_bulk(kw: dict, lines: list) -> dict:
 
     if kw.get("time_limit") is not None or kw.get("method") not in ("astar", "astar-deadend", "bfs"):
         return {}
-    from .layout import Layout
+    from .layout import Layout  # start-up: loaded when the command runs
 
     todo = []
     for n, text in lines:
@@ -186,10 +191,10 @@ def _solve_bulk(kw: dict, lines: list) -> dict:
                 pass  # the per-line path reports it
     if not todo:
         return {}
-    from .cards import load_card_set
-    from .ids import PREFIX, id_params
-    from ...generators.ids import format_params, make_descriptive
-    from .solo_search import solve_solo_many
+    from ...generators.ids import format_params, make_descriptive  # start-up: loaded when the command runs
+    from .cards import load_card_set  # start-up: loaded when the command runs
+    from .ids import PREFIX, id_params  # start-up: loaded when the command runs
+    from .solo_search import solve_solo_many  # start-up: loaded when the command runs
 
     opts = _options(kw.get("option"))
     card_set = load_card_set(kw["cards"]) if kw.get("cards") is not None else None
@@ -220,8 +225,8 @@ def solo_tour(
     as_json: bool = typer.Option(False, "--json", help="Print {exists, path, line, complete}."),
 ) -> None:
     """Find a no-revisit tour (never moves onto a lit card). Example: tanglekit tanglung solo tour CRBF/HDFR/BHFB/RHDC --method cpsat"""
-    from ...limits import Deadline
-    from .solo_search import no_revisit_tour
+    from ...limits import Deadline  # start-up: loaded when the command runs
+    from .solo_search import no_revisit_tour  # start-up: loaded when the command runs
 
     deadline = Deadline(time_limit)
     if method not in ("kernel", "cpsat", "dfs"):
@@ -231,7 +236,7 @@ def solo_tour(
     if deadline.expired():
         path, complete = None, False
     else:
-        from ...errors import SolverError
+        from ...errors import SolverError  # start-up: loaded when the command runs
 
         try:
             path = no_revisit_tour(lay, cell, opts, card_set, method=method, time_limit=deadline.remaining())
@@ -267,9 +272,9 @@ def solo_coop(
 ) -> None:
     """Cooperative mode: fewest total moves for two alternating matchboxes.
     Example: tanglekit tanglung solo coop CRBF/HDFR/BHFB/RHDC --option literal_blocking=1"""
-    from .layout import idx
-    from ...limits import Deadline, check_count
-    from .coop import solve_coop
+    from ...limits import Deadline, check_count  # start-up: loaded when the command runs
+    from .coop import solve_coop  # start-up: loaded when the command runs
+    from .layout import idx  # start-up: loaded when the command runs
 
     deadline = Deadline(time_limit)
     max_states = check_count(max_states, "--max-states", minimum=0, maximum=10**9)
@@ -318,9 +323,9 @@ def solo_generate(
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds for the whole run (0 = stop at once: no challenge, complete false)."),
 ) -> None:
     """Graded, verified solo challenges. Example: tanglekit tanglung solo generate --count 3 --difficulty hard --seed 7"""
-    from .cards import load_card_set
-    from .generate import GRADES, generate_challenge
-    from ...limits import Deadline, LimitReached, check_count, check_number
+    from ...limits import Deadline, LimitReached, check_count, check_number  # start-up: loaded when the command runs
+    from .cards import load_card_set  # start-up: loaded when the command runs
+    from .generate import GRADES, generate_challenge  # start-up: loaded when the command runs
 
     deadline = Deadline(time_limit)
     count = check_count(count, "--count", maximum=1000)
@@ -362,7 +367,7 @@ def solo_generate(
             write_text(svg / f"{stem}.svg", ch.svg())
             write_text(svg / f"{stem}-solution.svg", ch.answer_svg())
     if booklet is not None:
-        from ...generators.booklet import BookletPage, booklet_html
+        from ...generators.booklet import BookletPage, booklet_html  # start-up: loaded when the command runs
 
         pages = [BookletPage(f"{ch.difficulty}, {ch.moves} moves", ch.svg(), ch.answer_svg()) for ch in chs]
         write_text(booklet, booklet_html("Tanglung solo challenges", pages,
@@ -394,9 +399,9 @@ def census_cmd(
     Example: tanglekit tanglung census --sample 200 --workers 2"""
     from contextlib import ExitStack
 
-    from .cards import load_card_set
-    from .generate import MAX_SAMPLE, census
-    from ...limits import Deadline, check_count, check_number
+    from ...limits import Deadline, check_count, check_number  # start-up: loaded when the command runs
+    from .cards import load_card_set  # start-up: loaded when the command runs
+    from .generate import MAX_SAMPLE, census  # start-up: loaded when the command runs
 
     deadline = Deadline(time_limit)
     if sample is not None:
@@ -450,8 +455,8 @@ def play_cmd(
 ) -> None:
     """Two-player game: you against a bot in the terminal, or bot against bot.
     Example: tanglekit tanglung play --bot greedy --bot random --games 20"""
-    from ...limits import check_count, check_number
-    from .duel_search import bot_match, make_bot, play_game
+    from ...limits import check_count, check_number  # start-up: loaded when the command runs
+    from .duel_search import bot_match, make_bot, play_game  # start-up: loaded when the command runs
 
     games = check_count(games, "--games", maximum=100_000)
     seed = check_number("--seed", seed, minimum=0, maximum=2**31 - 1, integer=True, allow_none=False)
@@ -482,9 +487,9 @@ def play_cmd(
         return
     # you against a bot: the common terminal play (`tanglekit play tanglung-duel --bots human,BOT`)
     from ...cli_play import run_session
-    from .. import load_game
-    from ...play.session import PlaySession
-    from ...play.start import Start
+    from ...play.session import PlaySession  # start-up: loaded when the command runs
+    from ...play.start import Start  # start-up: loaded when the command runs
+    from .. import load_game  # start-up: loaded when the command runs
 
     game = load_game("tanglung-duel", **opts.to_json(), first_starter=first - 1)
     start = Start("tanglung-duel", game.new_initial_state(seed=seed))
@@ -503,11 +508,11 @@ def analyze_cmd(
 ) -> None:
     """Perfect-information analysis of a revealed two-player position: value and best action.
     Example: tanglekit tanglung analyze state.json --depth 6"""
-    from .duel import Match, describe_action
-    from .formats import STATE_FORMAT
-    from ...jsonio import expect_format, load_json_source, validate
-    from ...limits import Deadline, check_count
-    from .duel_search import solve_position
+    from ...jsonio import expect_format, load_json_source, validate  # start-up: loaded when the command runs
+    from ...limits import Deadline, check_count  # start-up: loaded when the command runs
+    from .duel import Match, describe_action  # start-up: loaded when the command runs
+    from .duel_search import solve_position  # start-up: loaded when the command runs
+    from .formats import STATE_FORMAT  # start-up: loaded when the command runs
 
     deadline = Deadline(time_limit)
     depth = check_count(depth, "--depth", minimum=0, maximum=64)
@@ -515,7 +520,7 @@ def analyze_cmd(
     data, where = load_json_source(state, STATE_FORMAT.title)
     expect_format(data, STATE_FORMAT, where)
     validate(data, STATE_FORMAT.schema(), where)
-    from .cards import load_card_set
+    from .cards import load_card_set  # start-up: loaded when the command runs
 
     card_set = load_card_set(cards)
     try:
@@ -527,7 +532,7 @@ def analyze_cmd(
         raise FormatError(f"{where}: the match is already over (winner: player {m.winner})")
     r = solve_position(m, max_depth=depth, node_limit=node_limit, deadline=deadline)
     if svg is not None:
-        from .render import svg_grid
+        from .render import svg_grid  # start-up: loaded when the command runs
 
         write_text(svg, svg_grid(m.layout, lit=m.lit, boxes=list(m.boxes), fan=m.fan,
                                  title=f"player {m.to_move} to move"))

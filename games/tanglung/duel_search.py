@@ -16,9 +16,11 @@ import time
 from dataclasses import dataclass
 
 from ...errors import BotError, SolverError
+from ...limits import as_deadline, check_count
 from .cards import EMPTY, ROOSTER
-from .duel import Match, determinize
+from .duel import DuelGame, Match, determinize
 from .moves import destinations
+from .rules import TanglungOptions
 
 WIN = 10_000
 INF = 10**9
@@ -169,8 +171,6 @@ def solve_position(
 
     ``max_depth`` 0, a time limit of 0 or a node limit of 0 search nothing: the result is
     unproven with no best action. ``deadline`` (a limits.Deadline) replaces ``time_limit``."""
-    from ...limits import as_deadline, check_count
-
     if match.is_over():
         raise SolverError("the match is already over")
     max_depth = check_count(max_depth, "max_depth", minimum=0, maximum=10_000)
@@ -331,9 +331,6 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
 
 def play_game(bot0: Bot, bot1: Bot, seed: int = 0, options=None, first_starter: int = 0):
     """Play one first-to-2 game between two bots; returns the finished DuelGame."""
-    from .duel import DuelGame
-    from .rules import TanglungOptions
-
     g = DuelGame(options or TanglungOptions(), seed=seed, first_starter=first_starter)
     bots = (bot0, bot1)
     while not g.is_over():

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import re
 
-from ...jsonio import register_format
+from ...errors import FormatError, TanglekitError
+from ...jsonio import expect_format, register_format, validate
+from .cards import CardSet, default_card_set
+from .ids import ChallengeSpec
+from .layout import Layout, idx
+from .rules import TanglungOptions
 
 _LAYOUT_PATTERN = r"^[A-Za-z.]{4}([/ ]?[A-Za-z.]{4}){3}$"
 
@@ -141,13 +146,6 @@ def challenge_from_document(data, where: str):
     """A ChallengeSpec from a parsed challenge file: a tagged or untagged object, or a list
     holding one (what ``solo generate --json`` printed before); content checked against the
     card set and options it names."""
-    from ...errors import FormatError, TanglekitError
-    from ...jsonio import expect_format, validate
-    from .cards import CardSet, default_card_set
-    from .ids import ChallengeSpec
-    from .layout import Layout, idx
-    from .rules import TanglungOptions
-
     if isinstance(data, list):
         if len(data) != 1:
             raise FormatError(f"{where}: holds {len(data)} challenges; give a file with one "

@@ -18,20 +18,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import FormatError, SolverError
+from ...generators.executors import map_unordered
+from ...generators.ids import Instance, ParsedId, format_params, make_descriptive, make_seed
+from ...jsonio import expect_format, read_json_file, tagged, validate, verify_checksum, with_checksum
+from ...limits import Deadline, LimitReached, as_deadline, check_count, check_workers, cpu_count
 from .cards import CardSet, default_card_set
+from .formats import CENSUS_FORMAT, CHALLENGE_FORMAT
 from .ids import KIND, PREFIX, ChallengeSpec, decode_description, decode_params, id_params
 from .layout import (
     DIAGONAL_SYMMETRIES,
     Layout,
     count_standard_layouts,
     random_layout,
+    rank_standard_layout,
     rc,
     unrank_standard_layout,
 )
 from .moves import solo_move_table
+from .render import svg_grid
 from .rules import TanglungOptions
 from .solo import initial_lit
-from ...generators.ids import Instance, ParsedId, format_params, make_descriptive, make_seed
+from .solo_search import check_solo_tour, solve_solo
 
 GRADES = ("easy", "medium", "hard", "expert")
 #: lower bound of the random-walker success share for each grade (checked in this order)
@@ -116,8 +123,6 @@ class Challenge:
 
     def svg(self) -> str:
         """The printable challenge: the grid with labels, the start marked, goal and target."""
-        from .render import svg_grid
-
         r, c = rc(self.start)
         notes = [f"Goal: light all {bin(self.layout.present_mask()).count('1')} cards in {self.moves} moves "
                  f"(the fewest possible).",
@@ -130,8 +135,6 @@ class Challenge:
 
     def answer_svg(self) -> str:
         """The answer page: one optimal tour drawn and written as row,col steps."""
-        from .render import svg_grid
-
         steps = [f"{p // 4},{p % 4}" for p in self.path]
         lines = [f"Answer ({self.moves} moves, {self.optimal_tours} optimal tours in all):"]
         for k in range(0, len(steps), 8):
@@ -161,9 +164,6 @@ class Challenge:
 
     def to_file(self) -> dict:
         """The document of a challenge file (format tag and version first)."""
-        from .formats import CHALLENGE_FORMAT
-        from ...jsonio import tagged
-
         return tagged(CHALLENGE_FORMAT, self.to_json())
 
 
@@ -172,8 +172,6 @@ def measure_layout(
     seed: int = 0,
 ) -> Challenge | None:
     """Solve and grade one layout (None when it cannot be won)."""
-    from .solo_search import check_solo_tour, solve_solo
-
     options = options or TanglungOptions()
     sol = solve_solo(layout, options=options, card_set=card_set)
     if not sol.solvable:
@@ -234,8 +232,6 @@ def resolve_id(parsed: ParsedId) -> Instance:
     where = f"ID {parsed.text[:60]}"
     difficulty, options, card_set = decode_params(parsed.flags(), parsed.values(), where)
     if parsed.is_seed:
-        from ...limits import Deadline, LimitReached
-
         try:  # an ID no generator printed may search long: bounded, said plainly
             ch = generate_challenge(difficulty or "medium", parsed.seed, options, card_set,
                                     deadline=Deadline(RESOLVE_SECONDS))
@@ -267,7 +263,7 @@ def census_chunk(task: tuple) -> dict:
     Runs the compiled batch path (games.tanglung.census) when it supports the options and card
     set, else :func:`census_chunk_reference`; both give the same summary.
     """
-    from .census import batch_supported, census_summary
+    from .census import batch_supported, census_summary  # loads numpy (only when this runs)
 
     key, ranks, opts_json, cards_json = task
     options = TanglungOptions.from_dict(opts_json)
@@ -280,8 +276,6 @@ def census_chunk(task: tuple) -> dict:
 def census_chunk_reference(task: tuple) -> dict:
     """census_chunk one layout at a time through Layout.canonical and solve_solo (the
     reference the batch path is tested against; also the fallback for unknown options)."""
-    from .solo_search import solve_solo
-
     key, ranks, opts_json, cards_json = task
     options = TanglungOptions.from_dict(opts_json)
     card_set = CardSet.from_json(cards_json)
@@ -337,8 +331,6 @@ def _merge(total: dict, part: dict) -> None:
 def _map_tasks(fn, tasks, executor: str, workers: int):
     """Yield results of fn over tasks, in completion order, on the chosen executor (local
     processes, Ray or Dask: generators.executors.map_unordered)."""
-    from ...generators.executors import map_unordered
-
     return map_unordered(fn, tasks, executor, workers)
 
 
@@ -379,9 +371,6 @@ def _summary_errors(summary: dict) -> str | None:
 def load_checkpoint(path: Path, setup: dict, chunk_keys: dict[str, int]) -> dict:
     """A census checkpoint, refused (one line) unless its format, checksum, setup, finished
     chunks and summary all hold together; ``chunk_keys``: key -> number of ranks in that chunk."""
-    from .formats import CENSUS_FORMAT
-    from ...jsonio import expect_format, read_json_file, validate, verify_checksum
-
     where = f"checkpoint {str(path)[-120:]}"
     data = read_json_file(path, CENSUS_FORMAT.title)
     expect_format(data, CENSUS_FORMAT, where)
@@ -409,9 +398,6 @@ def load_checkpoint(path: Path, setup: dict, chunk_keys: dict[str, int]) -> dict
 
 
 def _save_checkpoint(path: Path, state: dict) -> None:
-    from .formats import CENSUS_FORMAT
-    from ...jsonio import tagged, with_checksum
-
     tmp = path.with_suffix(path.suffix + ".tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -423,8 +409,6 @@ def _save_checkpoint(path: Path, state: dict) -> None:
 
 def _sample_ranks(sample: int, seed: int, card_set: CardSet, deadline, on_prepare=None) -> list[int]:
     """``sample`` seeded random ranks mapped to their class representatives (sorted, distinct)."""
-    from .layout import rank_standard_layout
-
     total_ranks = count_standard_layouts(card_set)
     rng = random.Random(seed)
     ranks = sorted({rng.randrange(total_ranks) for _ in range(sample)})
@@ -465,8 +449,6 @@ def census(
     chunks), ``ray`` or ``dask`` (generators.executors). ``time_limit`` (seconds or a Deadline) stops between chunks:
     the summary then has ``complete: false`` and the checkpoint keeps what was finished.
     """
-    from ...limits import LimitReached, as_deadline, check_count, check_workers, cpu_count
-
     deadline = as_deadline(time_limit)
     options = options or TanglungOptions()
     card_set = card_set or default_card_set()

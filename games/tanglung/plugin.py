@@ -8,8 +8,8 @@ from ..plugin import BotSpec, GamePlugin, Picture
 
 if TYPE_CHECKING:
     from ...generators.ids import Instance, ParsedId
-    from ...play.start import Start
     from ...play.bots import Hint
+    from ...play.start import Start
     from ..api import State
     from .api import TanglungSolo
 
@@ -38,26 +38,26 @@ class TanglungPlugin(GamePlugin):
     )
 
     def bots(self, game_name: str) -> dict[str, BotSpec]:
-        from .api_bots import bots
+        from .api_bots import bots  # start-up: the plugin module stays cheap to import
 
         return bots(game_name)
 
     def hint(self, state: State) -> Hint | None:
-        from .api_bots import hint
+        from .api_bots import hint  # start-up: the plugin module stays cheap to import
 
         return hint(state)
 
     def resolve_id(self, parsed: ParsedId) -> Instance:
-        from .generate import resolve_id
+        from .generate import resolve_id  # start-up: the plugin module stays cheap to import
 
         return resolve_id(parsed)
 
     def start(self, inst: Instance, spec: str, params: dict[str, Any]) -> Start:
         """A solo game from the challenge's better Rooster (as the generator), its optimum known."""
-        from ...play.start import Start
-        from .solo_search import solve_solo
-        from ..plugin import load_game
-        from .cards import default_card_set
+        from ...play.start import Start  # start-up: the plugin module stays cheap to import
+        from ..plugin import load_game  # start-up: the plugin module stays cheap to import
+        from .cards import default_card_set  # start-up: the plugin module stays cheap to import
+        from .solo_search import solve_solo  # start-up: the plugin module stays cheap to import
 
         ch = inst.value
         opts = {**ch.options.to_json(), **params}
@@ -73,14 +73,14 @@ class TanglungPlugin(GamePlugin):
         from . import formats  # noqa: F401  (registers its formats)
 
     def start_from_file(self, data: Any, where: str, spec: str) -> Start:
-        from ...generators.ids import Instance
-        from .formats import challenge_from_document
+        from ...generators.ids import Instance  # start-up: the plugin module stays cheap to import
+        from .formats import challenge_from_document  # start-up: the plugin module stays cheap to import
 
         ch = challenge_from_document(data, where)
         return self.start(Instance(KIND, ch, spec), spec, {})
 
     def picture(self, state: State, legal: list[int], humans: list[int]) -> Picture:
-        from .web import hotspots
+        from .web import hotspots  # start-up: the plugin module stays cheap to import
 
         if state.get_game().name == "tanglung-duel":
             return Picture(state.to_svg())
@@ -88,12 +88,12 @@ class TanglungPlugin(GamePlugin):
         return Picture(svg, hot)
 
     def check(self, body: Any) -> dict[str, Any]:
-        from .web import check
+        from .web import check  # start-up: the plugin module stays cheap to import
 
         return check(body)
 
     def draw(self, body: Any) -> dict[str, Any]:
-        from .web import draw
+        from .web import draw  # start-up: the plugin module stays cheap to import
 
         return draw(body)
 

@@ -28,12 +28,12 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ...errors import RuleError, SolverError
+from ...errors import RuleError, SolverError, TanglekitError
 from .cards import EMPTY, ROOSTER, CardSet, default_card_set
 from .layout import N_CELLS, Layout, idx, rc
 from .moves import solo_move_table
 from .rules import TanglungOptions
-from .solo import initial_lit
+from .solo import SoloGame, initial_lit
 
 if TYPE_CHECKING:
     import numpy as np
@@ -69,7 +69,7 @@ def _get_kernel():
     """Compile (or load from cache) the search kernels on first use; the kernel module."""
     global _KERNEL
     if _KERNEL is None:
-        from . import kernels as _tanglung_kernels
+        from . import kernels as _tanglung_kernels  # loads numba (only when this runs)
 
         _KERNEL = _tanglung_kernels
     return _KERNEL
@@ -84,7 +84,7 @@ def _workspace() -> tuple:
     if _WS is None:
         import numpy as np
 
-        from ...kernelargs import kernel_bundle
+        from ...kernelargs import kernel_bundle  # loads numpy (only when this runs)
 
         K = _get_kernel()
         size = N_CELLS << 16
@@ -124,7 +124,7 @@ def search_graph(
         raise SolverError("move graph must have 1..16 cells and a start inside it")
     if method not in _LEVELS:
         raise SolverError(f"unknown search method {method!r} (astar, astar-deadend or bfs)")
-    from ...kernelargs import kernel_bundle
+    from ...kernelargs import kernel_bundle  # loads numpy (only when this runs)
 
     K = _get_kernel()
     work, level = _workspace()
@@ -674,8 +674,7 @@ def solve_solo_many(
         raise SolverError(f"unknown search method {method!r} (astar, astar-deadend or bfs)")
     import numpy as np
 
-    from ...errors import TanglekitError
-    from ...kernelargs import kernel_bundle
+    from ...kernelargs import kernel_bundle  # loads numpy (only when this runs)
 
     options = options or TanglungOptions()
     out: list = [None] * len(layouts)
@@ -787,8 +786,6 @@ def no_revisit_tour(
 def check_solo_tour(layout: Layout | str, path: list[int], options: TanglungOptions | None = None,
                     card_set: CardSet | None = None) -> bool:
     """Replay a tour (cells, start first) with the solo engine; True if it is legal and wins."""
-    from .solo import SoloGame
-
     if isinstance(layout, str):
         layout = Layout.parse(layout)
     g = SoloGame(layout, options or TanglungOptions(), starts=(path[0],), card_set=card_set)

@@ -5,7 +5,15 @@ from __future__ import annotations
 import re
 
 from ...errors import FormatError
+from ...generators.ids import format_params, make_descriptive
 from ..picture import HOT, inject
+from ..plugin import load_game
+from .cards import KINDS, default_card_set
+from .ids import id_params
+from .layout import Layout
+from .render import svg_grid
+from .rules import TanglungOptions
+from .solo_search import solve_solo
 
 
 def hotspots(svg: str, legal: list[int]) -> tuple[str, set[int]]:
@@ -22,13 +30,6 @@ def hotspots(svg: str, legal: list[int]) -> tuple[str, set[int]]:
 def check(body: dict) -> dict:
     """``tanglung solo solve``'s JSON (solvable, moves, start, path, optimal_tours) for a layout,
     plus its ``id`` and the optimal tour step by step."""
-    from ..plugin import load_game
-    from .ids import id_params
-    from ...generators.ids import format_params, make_descriptive
-    from .layout import Layout
-    from .rules import TanglungOptions
-    from .solo_search import solve_solo
-
     text = body.get("layout") if isinstance(body, dict) else None
     if not isinstance(text, str):
         raise FormatError('send {"layout": "CRBF/HDFR/BHFB/RHDC"}')
@@ -51,10 +52,6 @@ def check(body: dict) -> dict:
 
 def draw(body: dict) -> dict:
     """The grid being entered (``.`` for a cell not yet placed), every cell clickable."""
-    from .cards import KINDS, default_card_set
-    from .layout import Layout
-    from .render import svg_grid
-
     text = body.get("layout", "") if isinstance(body, dict) else ""
     lay = Layout.parse(text or "..../..../..../....")
     svg, _ = hotspots(svg_grid(lay, labels=True), [])

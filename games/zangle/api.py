@@ -20,10 +20,16 @@ from ...errors import FormatError, IllegalMoveError, InvalidMoveError, RuleError
 from ..api import ChanceMode, EngineState, Game, GameMeta, Information, Utility, replay_from_json, split_params
 from .cards import Card, Deck, default_deck, load_deck
 from .engine import Action, GameState, RoundScoredGame
+from .moves import MAX_CARDS
 from .rules import ZangleOptions
-from .solo import DRAW_PILE, MIDDLE as SOLO_MIDDLE, SoloGame
+from .solo import DRAW_PILE, MIDDLE, SoloGame
+from .solo import MIDDLE as SOLO_MID
+from .solo import MIDDLE as SOLO_MIDDLE
 from .speed import SpeedGame
-from .turn import MIDDLE as TURN_MIDDLE, TurnGame
+from .svg import state_svg
+from .turn import MIDDLE as TURN_MID
+from .turn import MIDDLE as TURN_MIDDLE
+from .turn import TurnGame
 
 #: the engine of a Zangle state: one per game
 ZangleEngine = SoloGame | TurnGame | SpeedGame
@@ -38,9 +44,6 @@ _MAX_PLACES = 16  # places a Zangle action can name (the encoding's mask bits in
 
 def place_name(place: int, solo: bool) -> str:
     """A table place in words: ``middle 1``, ``pile 2`` (solo), ``own card 0`` (turn, speed)."""
-    from .solo import MIDDLE as SOLO_MID
-    from .turn import MIDDLE as TURN_MID
-
     mid = SOLO_MID if solo else TURN_MID
     if place < mid:
         return f"middle {place}"
@@ -76,8 +79,6 @@ def explain_zangle(places: dict[int, Card], action: int, legal_zangles: list[int
     if len(shaped) == 1 and not zs:
         return "a Zangle needs two or more pieces, or one piece and a Z card"
     if solo:
-        from .solo import MIDDLE
-
         if not any(p < MIDDLE for p in chosen) or not any(p >= MIDDLE for p in chosen):
             return "a solo Zangle uses at least one middle card and at least one pile top"
     area = sum(c.shape.area for c in shaped if c.shape is not None)  # (all of them: narrows the type)
@@ -367,8 +368,6 @@ class ZangleState(EngineState):
         return head + f"; points {totals}\n" + self.observation_string(0)
 
     def to_svg(self) -> str:
-        from .svg import state_svg
-
         return state_svg(self.engine)
 
 
@@ -457,8 +456,6 @@ class ZangleSolo(_ZangleGame):
 def _round_meta(game: _ZangleGame, n: int, length: int, how: str) -> GameMeta:
     """Metadata of the turn and speed games: a Zangle's places are the middle and the player's
     own face-up cards, at most every card of the deck and at most the finder's MAX_CARDS."""
-    from .moves import MAX_CARDS
-
     return GameMeta(
         name=game.name, num_players=n, num_distinct_actions=zangle_codes(min(len(game.deck), MAX_CARDS)),
         max_game_length=length, utility=Utility.GENERAL_SUM, min_utility=-1.0, max_utility=1.0,

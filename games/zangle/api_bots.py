@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Callable, cast
 
 from ...play.bots import Bot, EngineBot, Hint, with_strong
 from ..plugin import BotSpec
+from .bots import make_bot as zbot
+from .solo_search import SoloDeal, solve_deal
 
 if TYPE_CHECKING:
     from ..api import State
@@ -18,8 +20,6 @@ def solo_best(state: State, max_states: int = 2_000_000,
               time_limit: float | None = 20.0) -> tuple[int | None, int | None]:
     """(first action of a winning line, its length) for a solo state, (None, None) if no line
     wins, (None, -1) if the search stopped at its limit. The solver knows the face-down cards."""
-    from .solo_search import SoloDeal, solve_deal
-
     st = cast("ZangleState", state)
     e = cast("SoloGame", st.engine)  # a solo state
     if state.is_terminal():
@@ -47,8 +47,6 @@ def solo_best(state: State, max_states: int = 2_000_000,
 
 
 def _engine_bot(strength: str, seed: int) -> ZangleEngineBot:
-    from .bots import make_bot as zbot
-
     return zbot(strength, seed)
 
 

@@ -16,9 +16,24 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ...errors import FormatError, ShapeError
+from ...jsonio import (
+    MAX_BYTES,
+    _name,
+    decode_text,
+    expect_format,
+    identify,
+    load_json_source,
+    parse_json_text,
+    plain_int,
+    plain_keys,
+    plain_text,
+    read_bytes,
+    register_format,
+    short,
+    tagged,
+    validate,
+)
 from ...shapes.catalogue import free_polyforms
-from ...jsonio import (MAX_BYTES, _name, decode_text, expect_format, parse_json_text, plain_int, plain_keys,
-                       plain_text, read_bytes, register_format, short, tagged, validate)
 from ...shapes.lattice import TRIANGLE
 from ...shapes.polyform import Polyform
 
@@ -206,8 +221,6 @@ def shape_from_cells(cells, where: str, allow_disconnected: bool = False) -> Pol
 def load_document(source, fmt, what: str | None = None):
     """(data, where) of a JSON file or inline JSON meant to be a ``fmt`` file; a JSON-lines file
     (a move log) is named as what it is rather than "not valid JSON"."""
-    from ...jsonio import identify, load_json_source
-
     try:
         return load_json_source(source, what or fmt.title)
     except FormatError as e:

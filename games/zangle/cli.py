@@ -27,15 +27,15 @@ MAX_GAMES = 100_000
 
 
 def load_deck(path):
-    from .cards import load_deck as _load
+    from .cards import load_deck as _load  # start-up: loaded when the command runs
 
     return _load(path)
 
 
 def load_deal(source, deck):
     """A turn-game deal from a file, inline JSON or a ``zangle:turn`` ID."""
-    from .generate import load_turn_deal
-    from ...jsonio import check_text_arg
+    from ...jsonio import check_text_arg  # start-up: loaded when the command runs
+    from .generate import load_turn_deal  # start-up: loaded when the command runs
 
     return load_turn_deal(check_text_arg(str(source), "deal") if isinstance(source, str) else source, deck)
 
@@ -43,14 +43,13 @@ def load_deal(source, deck):
 def find_command(deal_path: str | Path, deck_path: str | Path | None = None, as_json: bool = False,
                  svg_path: str | Path | None = None, options: ZangleOptions | None = None) -> str:
     """``tanglekit zangle find DEAL.json [--deck FILE] [--json] [--svg FILE]``."""
-    from .finder import (
+    from ...cli_common import write_text  # start-up: loaded when the command runs
+    from .finder import (  # start-up: loaded when the command runs
         find_zangles_in_deal,
         format_zangles,
         zangle_svg,
         zangles_to_json,
     )
-
-    from ...cli_common import write_text
 
     deck = load_deck(deck_path)
     deal = load_deal(deal_path, deck)
@@ -69,8 +68,8 @@ def find_command(deal_path: str | Path, deck_path: str | Path | None = None, as_
 
 def best_picture(deal, z) -> str:
     """The target of a Zangle as letters, one letter per piece (A = first piece)."""
-    from ...shapes.polyform import Polyform
-    from ...shapes.render import text_tiling
+    from ...shapes.polyform import Polyform  # start-up: loaded when the command runs
+    from ...shapes.render import text_tiling  # start-up: loaded when the command runs
 
     target = deal.cards(z.target.place)[z.target.index]
     return text_tiling(target.shape, [Polyform(c) for c in z.cells])
@@ -79,7 +78,7 @@ def best_picture(deal, z) -> str:
 def deck_show_command(deck_path: str | Path | None = None, svg_path: str | Path | None = None,
                       as_json: bool = False) -> str:
     """``tanglekit zangle deck show [--deck FILE] [--svg FILE] [--json]``: card kinds, counts, shapes."""
-    from ...cli_common import write_text
+    from ...cli_common import write_text  # start-up: loaded when the command runs
 
     deck = load_deck(deck_path)
     if svg_path is not None:
@@ -88,7 +87,7 @@ def deck_show_command(deck_path: str | Path | None = None, svg_path: str | Path 
 
 
 def deck_text(deck: Deck) -> str:
-    from ...shapes.render import text_sheet
+    from ...shapes.render import text_sheet  # start-up: loaded when the command runs
 
     rows = [("kind", "colour", "triangles", "count")]
     rows += [(r["kind"], r["colour"], str(r["triangles"]), str(r["count"])) for r in deck.summary()]
@@ -103,7 +102,7 @@ def deck_text(deck: Deck) -> str:
 
 def deck_svg(deck: Deck, unit: float = 28.0) -> str:
     """The deck sheet (games/zangle/svg.py)."""
-    from .svg import deck_svg as _svg
+    from .svg import deck_svg as _svg  # start-up: loaded when the command runs
 
     return _svg(deck, unit)
 
@@ -112,12 +111,12 @@ def play_command(mode: str, players: int | None = None, bots: Sequence[str] | No
                  log_path: str | Path | None = None, deck_path: str | Path | None = None,
                  options: ZangleOptions | None = None, as_json: bool = False) -> str:
     """``tanglekit zangle play turn|speed|solo [--players N] [--bots B ...] [--seed S] [--log FILE]``."""
-    from ...cli_common import write_text
-    from .play import MODES, format_result, play_state
-    from ...limits import check_count
+    from ...cli_common import write_text  # start-up: loaded when the command runs
+    from ...limits import check_count  # start-up: loaded when the command runs
+    from .play import MODES, format_result, play_state  # start-up: loaded when the command runs
 
     if mode not in MODES:
-        from ...errors import RuleError
+        from ...errors import RuleError  # start-up: loaded when the command runs
 
         raise RuleError(f"unknown game mode {str(mode)[:40]!r}: expected one of {', '.join(MODES)}")
     check_count(seed, "--seed", minimum=0, maximum=MAX_SEED)
@@ -131,8 +130,8 @@ def play_command(mode: str, players: int | None = None, bots: Sequence[str] | No
 
 def replay_command(log_path: str | Path, deck_path: str | Path | None = None, as_json: bool = False) -> str:
     """``tanglekit zangle replay LOG``: replay a move log (checking every move), print the result."""
-    from .log import replay_log
-    from .play import format_result
+    from .log import replay_log  # start-up: loaded when the command runs
+    from .play import format_result  # start-up: loaded when the command runs
 
     state = replay_log(log_path, load_deck(deck_path) if deck_path else None)
     status = "finished" if state.is_terminal() else "not finished"
@@ -154,8 +153,8 @@ def solve_solo_command(seed: int = 0, deck_path: str | Path | None = None, optio
                        max_nodes: int = 2_000_000, as_json: bool = False) -> str:
     """``tanglekit zangle solve-solo [--seed S] [--deck FILE] [--piles 6]``: is this solo deal winnable
     with every card known? Prints yes (with the moves), no, or unknown (search budget ran out)."""
-    from ...limits import check_count
-    from .solo_search import SoloDeal
+    from ...limits import check_count  # start-up: loaded when the command runs
+    from .solo_search import SoloDeal  # start-up: loaded when the command runs
 
     check_count(seed, "--seed", minimum=0, maximum=MAX_SEED)
     check_count(max_nodes, "--max-nodes", minimum=0, maximum=MAX_STATES)
@@ -176,8 +175,8 @@ def solve_solo_command(seed: int = 0, deck_path: str | Path | None = None, optio
 def _solve(deal, max_states: int, time_limit, count: bool = False, deadline=None):
     """``solve_deal`` under the command's limits: 0 states or 0 seconds answer unknown at once,
     and the time already spent on set-up counts against ``time_limit``."""
-    from ...limits import Deadline
-    from .solo_search import SoloResult, solve_deal
+    from ...limits import Deadline  # start-up: loaded when the command runs
+    from .solo_search import SoloResult, solve_deal  # start-up: loaded when the command runs
 
     deadline = deadline or Deadline(time_limit)
     if max_states == 0 or deadline.expired():
@@ -205,9 +204,9 @@ def solo_solve_command(source: str, deck_path: str | Path | None = None, as_json
                        max_states: int = 2_000_000, time_limit: float | None = None, count: bool = False,
                        options: dict[str, str] | None = None) -> str:
     """``tanglekit zangle solo solve DEAL.json|ID [--json] [--count]``: decide a solo deal."""
-    from .generate import load_solo_deal
-    from ...jsonio import check_text_arg
-    from ...limits import Deadline, check_count, check_time_limit
+    from ...jsonio import check_text_arg  # start-up: loaded when the command runs
+    from ...limits import Deadline, check_count, check_time_limit  # start-up: loaded when the command runs
+    from .generate import load_solo_deal  # start-up: loaded when the command runs
 
     deadline = Deadline(check_time_limit(time_limit))
     check_count(max_states, "--max-states", minimum=0, maximum=MAX_STATES)
@@ -243,16 +242,22 @@ def solo_generate_command(count: int = 1, difficulty: str = "medium", seed: int 
                           deck_path: str | Path | None = None, options: ZangleOptions | None = None,
                           show_progress: bool = False, booklet: str | Path | None = None) -> str:
     """``tanglekit zangle solo generate [--count K] [--difficulty D] [--seed S] [--piles P] [--json] [--svg DIR] [--booklet F]``."""
-    from ...cli_common import progress, write_text
-    from .rules import ZangleOptions as _Opts
-    from .generate import DIFFICULTIES, MAX_COUNT, challenge_answer_svg, challenge_svg, generate_challenges
-    from ...limits import check_count
+    from ...cli_common import progress, write_text  # start-up: loaded when the command runs
+    from ...limits import check_count  # start-up: loaded when the command runs
+    from .generate import (  # start-up: loaded when the command runs
+        DIFFICULTIES,
+        MAX_COUNT,
+        challenge_answer_svg,
+        challenge_svg,
+        generate_challenges,
+    )
+    from .rules import ZangleOptions as _Opts  # start-up: loaded when the command runs
 
     check_count(count, "--count", maximum=MAX_COUNT)
     check_count(seed, "--seed", minimum=0, maximum=MAX_SEED - count)
     check_count(piles, "--piles", maximum=8)
     if difficulty not in DIFFICULTIES + ("any",):
-        from ...errors import RuleError
+        from ...errors import RuleError  # start-up: loaded when the command runs
 
         raise RuleError(f"--difficulty must be one of {', '.join(DIFFICULTIES)} or any, not {str(difficulty)[:40]!r}")
     deck = load_deck(deck_path) if deck_path else None
@@ -265,7 +270,7 @@ def solo_generate_command(count: int = 1, difficulty: str = "medium", seed: int 
             write_text(Path(svg_dir) / f"{stem}.svg", challenge_svg(ch), "challenge sheet")
             write_text(Path(svg_dir) / f"{stem}-answer.svg", challenge_answer_svg(ch), "answer sheet")
     if booklet is not None:
-        from ...generators.booklet import BookletPage, booklet_html
+        from ...generators.booklet import BookletPage, booklet_html  # start-up: loaded when the command runs
 
         pages = [BookletPage(f"{ch.grade}, {len(ch.deal.piles)} piles ({ch.seed_id})", challenge_svg(ch),
                              challenge_answer_svg(ch)) for ch in chs]
@@ -287,9 +292,9 @@ def stats_command(deck_path: str | Path | None = None, deals: int = 100_000, see
                   games: int = 10, max_states: int = 2_000_000, as_json: bool = False,
                   options: ZangleOptions | None = None, show_progress: bool = False) -> str:
     """``tanglekit zangle stats [--deck FILE] [--deals N] [--seed S] [--json]``."""
-    from ...cli_common import progress
-    from .generate import deal_stats, format_stats
-    from ...limits import check_count
+    from ...cli_common import progress  # start-up: loaded when the command runs
+    from ...limits import check_count  # start-up: loaded when the command runs
+    from .generate import deal_stats, format_stats  # start-up: loaded when the command runs
 
     check_count(deals, "--deals", minimum=0, maximum=MAX_DEALS)
     check_count(solo_deals, "--solo-deals", minimum=0, maximum=MAX_SOLO_DEALS)
@@ -307,16 +312,16 @@ def go_out_command(deal_path: str | Path, player: int = 0, deck_path: str | Path
                    as_json: bool = False, max_states: int = 200_000, options: ZangleOptions | None = None) -> str:
     """``tanglekit zangle turn go-out DEAL.json [--player P] [--json]``: can that player use all
     their cards if the others never take or draw a card (middle pile order as in the file)?"""
-    from .turn import TurnGame
-    from ...limits import check_count
-    from .turn_search import turn_go_out
+    from ...limits import check_count  # start-up: loaded when the command runs
+    from .turn import TurnGame  # start-up: loaded when the command runs
+    from .turn_search import turn_go_out  # start-up: loaded when the command runs
 
     check_count(max_states, "--max-states", minimum=0, maximum=MAX_STATES)
     deck = load_deck(deck_path)
     deal = load_deal(deal_path, deck)
     g = TurnGame.from_deal(deal, deck=deck, options=options, rounds=1)
     if not 0 <= player < g.players:
-        from ...errors import RuleError
+        from ...errors import RuleError  # start-up: loaded when the command runs
 
         raise RuleError(f"--player must be 0..{g.players - 1} (0 = 'own' in the deal file)")
     ok, line, states = turn_go_out(g, player, max_states=max_states) if max_states else (None, [], 0)
@@ -336,8 +341,8 @@ def go_out_command(deal_path: str | Path, player: int = 0, deck_path: str | Path
 def turn_generate_command(players: int = 2, seed: int = 0, properties: Sequence[str] = (), as_json: bool = False,
                           deck_path: str | Path | None = None, options: ZangleOptions | None = None) -> str:
     """``tanglekit zangle turn generate [--players N] [--seed S] [--property P ...]``: a deal file."""
-    from .generate import generate_turn_deal
-    from ...limits import check_count
+    from ...limits import check_count  # start-up: loaded when the command runs
+    from .generate import generate_turn_deal  # start-up: loaded when the command runs
 
     check_count(players, "--players", maximum=MAX_PLAYERS)
     check_count(seed, "--seed", minimum=0, maximum=MAX_SEED)
@@ -365,8 +370,8 @@ _OPTION = typer.Option(None, "--option", help="Rule option NAME=VALUE (repeatabl
 
 
 def _options(pairs):
-    from ...cli_common import parse_options
-    from .rules import ZangleOptions
+    from ...cli_common import parse_options  # start-up: loaded when the command runs
+    from .rules import ZangleOptions  # start-up: loaded when the command runs
 
     return ZangleOptions.from_strings(parse_options(pairs))
 
@@ -382,7 +387,7 @@ def find(
 ) -> None:
     """All Zangles of a table, best first. Example: tanglekit zangle find deal.json --svg best.svg."""
     if batch is not None:
-        from ...cli_batch import run_batch
+        from ...cli_batch import run_batch  # start-up: loaded when the command runs
 
         return run_batch(batch, find, dict(locals()), "deal", refuse=("svg",))
     if deal is None:
@@ -444,11 +449,11 @@ def solo_solve(
     batch: Optional[str] = typer.Option(None, "--batch", help="Many deals: FILE or - with one ID, file or JSON deal a line; JSON lines out."),
 ) -> None:
     """Can this solo deal be won? Example: tanglekit zangle solo solve deal.json --json."""
-    from ...cli_common import parse_options
+    from ...cli_common import parse_options  # start-up: loaded when the command runs
 
     if batch is not None:
-        from ...cli_batch import run_batch
-        from .solo_batch import zangle_solo_bulk
+        from ...cli_batch import run_batch  # start-up: loaded when the command runs
+        from .solo_batch import zangle_solo_bulk  # start-up: loaded when the command runs
 
         return run_batch(batch, solo_solve, dict(locals()), "deal", bulk=zangle_solo_bulk)
     if deal is None:

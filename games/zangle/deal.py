@@ -15,25 +15,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...errors import FormatError
-from ...jsonio import (
-    expect_format,
-    plain_int,
-    plain_keys,
-    plain_text,
-    register_format,
-    short,
-    tagged,
-    validate,
-)
+from ...jsonio import expect_format, plain_int, plain_keys, plain_text, register_format, short, tagged, validate
 from .cards import (
+    MAX_CARD_CELLS,
+    MAX_COORD,
     MAX_DECK,
     Card,
     Deck,
     colour_for,
     default_deck,
     load_document,
+    plain_cells_ok,
     shape_from_cells,
 )
+from .rules import ZangleOptions
 
 if TYPE_CHECKING:
     from .rules import ZangleOptions
@@ -46,8 +41,6 @@ MAX_OTHERS = 64
 
 def _card_ref(v):
     """A card reference's shape: a deck card id or kind, a cell list, or {"id"} / {"cells"}."""
-    from .cards import MAX_CARD_CELLS, MAX_COORD
-
     if isinstance(v, dict):
         if not v or set(v) - {"id", "cells"} or len(v) != 1:
             raise ValueError("a card object holds exactly one of 'id' or 'cells'")
@@ -74,14 +67,7 @@ def _deal_model():
     """The pydantic schema of a deal file (built on first use: pydantic loads only then)."""
     from typing import Annotated, Optional
 
-    from pydantic import (
-        BaseModel,
-        BeforeValidator,
-        ConfigDict,
-        Field,
-        StrictInt,
-        StrictStr,
-    )
+    from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr
 
     CardModel = Annotated[Any, BeforeValidator(_card_ref)]
 
@@ -131,8 +117,6 @@ def _deal_model():
 # --- the plain check of a deal file (jsonio.validate's quick check): True only for documents
 # the schema above accepts as they are; anything else goes to the schema for its error
 def _quick_ref(v) -> bool:
-    from .cards import plain_cells_ok
-
     if type(v) is dict:
         if len(v) != 1:
             return False
@@ -340,8 +324,6 @@ def turn_id_params(players: int, properties=(), options=None, deck=None) -> str:
 
 def parse_turn_id_params(parsed) -> tuple[int, tuple[str, ...], ZangleOptions, str | None]:
     """(players, property words, options, deck name or None) of a parsed ``zangle:turn`` ID."""
-    from .rules import ZangleOptions
-
     flags = parsed.flags()
     if not flags or flags[0] != "turn":
         raise parsed.error("a Zangle turn-deal ID starts 'zangle:turn,...'")

@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal, Optional, Sequence
 from ...errors import FormatError, RuleError
 from ...jsonio import register_format
 from .cards import Card, Deck, default_deck
+from .moves import deck_table, find_zangles
 from .rules import ZangleOptions
 
 TERMINAL = -4  # current_player() of a finished game (OpenSpiel's kTerminalPlayerId)
@@ -118,8 +119,6 @@ _ACTION_CACHE_MAX = 200_000
 
 def zangle_actions(middle: Sequence[Card], own: Sequence[Card], deck: Deck, options: ZangleOptions) -> list[Action]:
     """Every legal Zangle on (middle, own) as actions, best first (memoised by card ids)."""
-    from .moves import deck_table, find_zangles
-
     if not middle or not own:
         # rule 3 needs a card from each place (Z cards included): nothing to search
         return []

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
+from ...shapes.polyform import Polyform
+from ...solver.tiling import solve_tiling
 from . import moves as _moves
 from .moves import (  # noqa: F401  (re-exported)
     ENGINES,
@@ -30,13 +32,10 @@ from .moves import (  # noqa: F401  (re-exported)
     tiling_table,
 )
 from .svg import zangle_svg  # noqa: F401  (re-exported)
-from ...shapes.polyform import Polyform
 
 
 def exact_cover_exists(target: Polyform, pieces: Sequence[Polyform]) -> bool:
     """Whether ``pieces`` tile ``target``, decided by the exact-cover engine (solver.tiling)."""
-    from ...solver.tiling import solve_tiling
-
     return bool(solve_tiling(target, list(pieces), each="exactly", mirror=True, query="first").solutions)
 
 

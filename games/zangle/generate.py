@@ -19,9 +19,38 @@ import random
 from dataclasses import dataclass, field
 
 from ...errors import FormatError, RuleError, SolverError
-from .solo_deal import DIFFICULTIES, SOLO_FORMAT
+from ...generators.ids import Instance, looks_like_id, make_seed, split_id
 from ...jsonio import tagged
-from ...generators.ids import Instance, make_seed, split_id
+from ...limits import check_count
+from .bots import greedy_action
+from .cards import default_deck
+from .deal import (
+    DEAL_FORMAT,
+    load_deal,
+    parse_deal,
+    parse_turn_id_params,
+    turn_deal_description,
+    turn_deal_from_description,
+    turn_id_params,
+)
+from .engine import zangle_actions
+from .finder import batch_zangles, deck_sids, deck_table
+from .rules import ZangleOptions
+from .solo_deal import (
+    DIFFICULTIES,
+    SOLO_FORMAT,
+    check_id_deck,
+    deal_from_description,
+    describe_line,
+    id_params,
+    load_solo_deal_file,
+    parse_id_params,
+)
+from .solo_search import SoloDeal, check_line, playout_wins, solve_deal
+from .svg import solo_sheet_svg, text_page_svg
+from .turn import TurnGame
+from .turn_search import turn_go_out
+
 PLAYOUTS = 1000
 LINE_CAP = 10_000
 EXPERT_RATE, HARD_RATE, EASY_RATE = 0.005, 0.02, 0.05
@@ -43,8 +72,6 @@ def grade_of(rate: float, greedy_wins: bool) -> str:
 
 def greedy_wins(deal) -> bool:
     """Whether the greedy bot (games.zangle.bots) wins the deal."""
-    from .bots import greedy_action
-
     g = deal.game()
     while not g.is_terminal():
         g.apply(greedy_action(g))
@@ -66,8 +93,6 @@ class Challenge:
     def seed_id(self) -> str:
         """``zangle:solo,piles=N,...,GRADE#SEED``: the generator's parameters and seed (the
         difficulty asked, so ``any`` stays ``any``)."""
-        from .solo_deal import id_params
-
         return make_seed("zangle", id_params(self.deal.options, self.asked or self.grade, self.deal.deck), self.seed)
 
     @property
@@ -87,8 +112,6 @@ class Challenge:
 def measure(deal, seed: int = 0, playouts: int = PLAYOUTS, want: str | None = None) -> dict | None:
     """Grade a deal by measurement, then prove it winnable; None if it is not proven winnable
     (or, with ``want``, if its grade differs: cheap playouts decide that before any search)."""
-    from .solo_search import playout_wins, solve_deal
-
     wins = playout_wins(deal, playouts, seed)
     gw = greedy_wins(deal)
     rate = wins / playouts
@@ -108,9 +131,6 @@ def generate_challenge(seed: int = 0, difficulty: str = "any", options=None, dec
                        max_tries: int = MAX_TRIES) -> Challenge:
     """The challenge of ``seed``: the first candidate of the seeded stream that is winnable and of
     ``difficulty`` ("any" takes the first winnable one). Same seed and params, same challenge."""
-    from .rules import ZangleOptions
-    from .solo_search import SoloDeal, check_line
-
     if difficulty not in DIFFICULTIES + ("any",):
         raise RuleError(f"difficulty must be one of {', '.join(DIFFICULTIES)} or any, not {str(difficulty)[:40]!r}")
     if not 0 <= int(seed) < 2**63:
@@ -134,8 +154,6 @@ def generate_challenge(seed: int = 0, difficulty: str = "any", options=None, dec
 def generate_challenges(count: int = 1, difficulty: str = "medium", seed: int = 0, options=None, deck=None,
                         progress=None) -> list[Challenge]:
     """``count`` challenges with seeds ``seed``, ``seed + 1``, ..."""
-    from ...limits import check_count
-
     check_count(count, "--count", maximum=MAX_COUNT)
     out = []
     for i in range(count):
@@ -150,23 +168,17 @@ def generate_challenges(count: int = 1, difficulty: str = "medium", seed: int = 
 # --------------------------------------------------------------------------------------------
 def challenge_svg(ch: Challenge, unit: float = 30.0) -> str:
     """A printable sheet of the challenge (games/zangle/svg.py draws it)."""
-    from .svg import solo_sheet_svg
-
     title = f"Zangle solo challenge - {ch.grade} - {len(ch.deal.piles)} piles"
     return solo_sheet_svg(ch.deal, title, ch.seed_id, unit)
 
 
 def solution_steps(ch: Challenge) -> list[str]:
     """The winning line in words, with card ids and piles numbered from 0 as on the sheet."""
-    from .solo_deal import describe_line
-
     return describe_line(ch.deal, ch.solution)
 
 
 def challenge_answer_svg(ch: Challenge, unit: float = 30.0) -> str:
     """The answer page: the winning line step by step."""
-    from .svg import text_page_svg
-
     steps = solution_steps(ch)
     return text_page_svg([f"Answer: {len(steps)} steps", ch.seed_id, ""] + steps, unit)
 
@@ -177,8 +189,6 @@ def challenge_answer_svg(ch: Challenge, unit: float = 30.0) -> str:
 def resolve_solo(text_or_parsed, deck=None) -> Instance:
     """The solo deal an ID stands for: the descriptive form decoded by the games layer, the seed
     form regenerated (same parameters, same seed, same deal). ``deck`` for custom-deck IDs."""
-    from .solo_deal import check_id_deck, deal_from_description, id_params, parse_id_params
-
     parsed = split_id(text_or_parsed) if isinstance(text_or_parsed, str) else text_or_parsed
     options, grade, deck_name = parse_id_params(parsed)
     deck = check_id_deck(parsed, deck_name, deck)
@@ -193,9 +203,6 @@ def resolve_solo(text_or_parsed, deck=None) -> Instance:
 
 def resolve_turn(text_or_parsed, deck=None) -> Instance:
     """The turn-game deal a ``zangle:turn,...`` ID stands for (the deal file as a dict)."""
-    from .deal import parse_turn_id_params, turn_deal_from_description
-    from .solo_deal import check_id_deck
-
     parsed = split_id(text_or_parsed) if isinstance(text_or_parsed, str) else text_or_parsed
     players, props, options, deck_name = parse_turn_id_params(parsed)
     deck = check_id_deck(parsed, deck_name, deck)
@@ -220,9 +227,6 @@ def resolve_id(parsed) -> Instance:
 
 def load_turn_deal(source, deck=None):
     """A turn-game ``Deal`` from a file, inline JSON or a ``zangle:turn`` ID (either form)."""
-    from .deal import load_deal, parse_deal
-    from ...generators.ids import looks_like_id
-
     text = str(source)
     if looks_like_id(text) and not _exists(text):
         parsed = split_id(text)
@@ -251,8 +255,6 @@ def load_solo_deal(source, deck=None):
     """A solo deal from a file, inline JSON, or an ID of either form."""
     from pathlib import Path
 
-    from .solo_deal import load_solo_deal_file
-    from ...generators.ids import looks_like_id
 
     text = str(source)
 
@@ -303,11 +305,6 @@ def deal_stats(deck=None, deals: int = 100_000, seed: int = 0, solo_deals: int =
     """
     import numpy as np
 
-    from .cards import default_deck
-    from .rules import ZangleOptions
-    from .turn import TurnGame
-    from .finder import batch_zangles, deck_sids, deck_table
-    from .solo_search import SoloDeal, solve_deal
 
     deck = deck or default_deck()
     options = options or ZangleOptions()
@@ -360,7 +357,6 @@ def deal_stats(deck=None, deals: int = 100_000, seed: int = 0, solo_deals: int =
     turns = []
     for i in range(games):
         g = TurnGame(seed=seed * 1000 + i, deck=deck, players=2, options=options)
-        from .bots import greedy_action
 
         while not g.is_terminal():
             g.apply(greedy_action(g))
@@ -403,7 +399,6 @@ def middle_zangle(middle, deck) -> bool:
     """Whether the middle cards alone hold a Zangle (rules 1-2; rule 3 ignored)."""
     from itertools import combinations
 
-    from .finder import deck_table
 
     table = deck_table(deck)
     sids = [table.sid(c.shape) for c in middle]
@@ -423,9 +418,6 @@ def middle_zangle(middle, deck) -> bool:
 def turn_deal_properties(state, max_states: int = 20_000) -> dict:
     """Measured properties of a turn-game position: who has a Zangle now, who can go out
     (``turn_go_out``: True, False or None = undecided within ``max_states``)."""
-    from .engine import zangle_actions
-    from .turn_search import turn_go_out
-
     start = [bool(zangle_actions(state.middle, state.own[p], state.deck, state.options))
              for p in range(state.players)]
     go = [turn_go_out(state, p, max_states=max_states)[0] for p in range(state.players)]
@@ -438,7 +430,6 @@ def generate_turn_deal(players: int = 2, seed: int = 0, properties: tuple[str, .
     measured properties include every one asked for (see ``DEAL_PROPERTIES``)."""
     import random as _random
 
-    from .turn import TurnGame
 
     bad = [p for p in properties if p not in DEAL_PROPERTIES]
     if bad:
@@ -458,7 +449,6 @@ def generate_turn_deal(players: int = 2, seed: int = 0, properties: tuple[str, .
             ok &= all(props["start_zangle"])
         if not ok:
             continue
-        from .deal import DEAL_FORMAT, turn_deal_description, turn_id_params
 
         body = {"middle": [c.id for c in g.middle], "own": [c.id for c in g.own[0]],
                 "own_pile": [c.id for c in g.own_pile[0]], "middle_pile": [c.id for c in g.middle_pile],

@@ -17,9 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Sequence
 
+from ...engines import plain_first, requested
 from ...errors import ShapeError, SolverError
 from ...shapes.lattice import TRIANGLE, Cell
 from ...shapes.polyform import Polyform
+from .cards import default_deck
+from .rules import ZangleOptions
 
 if TYPE_CHECKING:
     import numpy as np
@@ -314,8 +317,8 @@ class TilingTable:
     def kernel(self):
         """The table as the kernels' ``ZTable`` bundle (made once)."""
         if self._kernel is None:
-            from ...kernelargs import kernel_bundle
-            from ._kernel import ZTable
+            from ...kernelargs import kernel_bundle  # loads numpy (only when this runs)
+            from ._kernel import ZTable  # loads numba (only when this runs)
 
             self._packed()
             self._kernel = kernel_bundle(ZTable, area=self.area, h=self.h, g=self.g, keys=self.keys,
@@ -409,8 +412,6 @@ _DECK_TABLES: dict[int, tuple] = {}
 
 def deck_table(deck=None, extra: Iterable[Polyform] = (), cache_dir=None) -> TilingTable:
     """Tiling table of a deck's shapes (default deck if None) plus ``extra`` shapes."""
-    from .cards import default_deck
-
     deck = deck or default_deck()
     extra = list(extra)
     if extra or cache_dir is not None:
@@ -435,7 +436,7 @@ def _kernels():
     """Compile (or load from numba's cache) the search kernels on first use."""
     global _KERNELS
     if _KERNELS is None:
-        from ._kernel import batch_zangles, table_zangles
+        from ._kernel import batch_zangles, table_zangles  # loads numba (only when this runs)
 
         _KERNELS = (table_zangles, batch_zangles)
     return _KERNELS
@@ -462,8 +463,6 @@ PLAIN_CARDS = 24  # tables of at most this many cards are searched in Python whi
 
 
 def _use_plain(n: int) -> bool:
-    from ...engines import plain_first, requested
-
     return plain_first() and (n <= PLAIN_CARDS or requested() == "python")
 
 
@@ -557,8 +556,8 @@ def raw_zangles(
     sids: np.ndarray, places: np.ndarray, table: TilingTable, cap: int = 4096
 ) -> tuple[np.ndarray, np.ndarray]:
     """Kernel call for one table: (target position, piece bitmask) of every valid Zangle."""
-    from ...kernelargs import kernel_bundle
-    from ._kernel import ZOut
+    from ...kernelargs import kernel_bundle  # loads numpy (only when this runs)
+    from ._kernel import ZOut  # loads numba (only when this runs)
 
     one, _ = _kernels()
     n = len(sids)
@@ -600,7 +599,6 @@ def card_sids(deck=None) -> dict:
     hit = _DECK_SIDS.get(id(deck))
     if hit is None or hit[0] is not deck:
         table = deck_table(deck)
-        from .cards import default_deck
 
         d = deck or default_deck()
         if len(_DECK_SIDS) > 64:
@@ -639,8 +637,6 @@ def find_zangles(
     in the deck extend the tiling table automatically. ``options.z_cards`` picks the Z cards
     reported ("all" available ones, or "minimal"). ``proofs=False`` skips the placements.
     """
-    from .rules import ZangleOptions
-
     opts = options or ZangleOptions()
     shapes = [_shape_of(c) for c in middle] + [_shape_of(c) for c in own]
     nm = len(middle)
@@ -717,8 +713,8 @@ def batch_zangles(
         raise SolverError(f"at most {MAX_CARDS} cards on a table, got {sids.shape[1]}")
     if cap is None:
         cap = max(1 << 16, 4 * sids.shape[1] ** 2 * len(sids))
-    from ...kernelargs import kernel_bundle
-    from ._kernel import ZOut
+    from ...kernelargs import kernel_bundle  # loads numpy (only when this runs)
+    from ._kernel import ZOut  # loads numba (only when this runs)
 
     while True:
         counts = np.zeros(len(sids), dtype=np.int64)

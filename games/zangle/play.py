@@ -10,6 +10,9 @@ from .bots import make_bot
 from .cards import Deck
 from .engine import GameState
 from .rules import ZangleOptions
+from .solo import SoloGame
+from .speed import SpeedGame
+from .turn import TurnGame
 
 MODES = ("turn", "speed", "solo")
 
@@ -17,10 +20,6 @@ MODES = ("turn", "speed", "solo")
 def new_game(mode: str, players: int = 2, seed: int = 0, options: ZangleOptions | None = None,
              deck: Deck | None = None, **params) -> GameState:
     """A fresh game state of ``mode`` (turn, speed or solo)."""
-    from .solo import SoloGame
-    from .speed import SpeedGame
-    from .turn import TurnGame
-
     if mode == "solo":
         if players != 1:
             raise RuleError("the solo game has exactly one player")

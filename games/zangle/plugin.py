@@ -8,8 +8,8 @@ from ..plugin import BotSpec, GamePlugin, Picture
 
 if TYPE_CHECKING:
     from ...generators.ids import Instance, ParsedId
-    from ...play.start import Start
     from ...play.bots import Hint
+    from ...play.start import Start
     from ..api import State
     from .api import ZangleState
     from .cards import Deck
@@ -41,25 +41,25 @@ class ZanglePlugin(GamePlugin):
     )
 
     def bots(self, game_name: str) -> dict[str, BotSpec]:
-        from .api_bots import bots
+        from .api_bots import bots  # start-up: the plugin module stays cheap to import
 
         return bots(game_name)
 
     def hint(self, state: State) -> Hint | None:
-        from .api_bots import hint
+        from .api_bots import hint  # start-up: the plugin module stays cheap to import
 
         return hint(state)
 
     def resolve_id(self, parsed: ParsedId) -> Instance:
-        from .generate import resolve_id
+        from .generate import resolve_id  # start-up: the plugin module stays cheap to import
 
         return resolve_id(parsed)
 
     def start(self, inst: Instance, spec: str, params: dict[str, Any]) -> Start:
         """A solo game from the deal, the solver's winning line as its optimum."""
-        from ...play.start import Start
-        from .solo_search import solve_deal
-        from ..plugin import load_game
+        from ...play.start import Start  # start-up: the plugin module stays cheap to import
+        from ..plugin import load_game  # start-up: the plugin module stays cheap to import
+        from .solo_search import solve_deal  # start-up: the plugin module stays cheap to import
 
         deal = inst.value
         opts = {**deal.options.to_json(), **params}
@@ -74,15 +74,19 @@ class ZanglePlugin(GamePlugin):
         from . import solo_deal  # noqa: F401  (registers its formats)
 
     def start_from_file(self, data: Any, where: str, spec: str) -> Start:
-        from ...generators.ids import Instance
-        from .solo_deal import parse_solo_deal
+        from ...generators.ids import Instance  # start-up: the plugin module stays cheap to import
+        from .solo_deal import parse_solo_deal  # start-up: the plugin module stays cheap to import
 
         deal = parse_solo_deal(data, None, where)  # a Zangle solo deal or generated challenge file
         return self.start(Instance(SOLO_KIND, deal, spec), spec, {})
 
     def picture(self, state: State, legal: list[int], humans: list[int]) -> Picture:
         """The table as HTML cards (a Zangle is chosen by clicking cards, not by a button)."""
-        from .web import zangle_places, zangle_table_html, zangle_tiling
+        from .web import (  # start-up: the plugin module stays cheap to import
+            zangle_places,
+            zangle_table_html,
+            zangle_tiling,
+        )
 
         places = zangle_places(state)
         playing = bool(legal) and getattr(cast("ZangleState", state).engine, "phase", "play") == "play"
@@ -91,12 +95,12 @@ class ZanglePlugin(GamePlugin):
                         "last_zangle": zangle_tiling(*_last_zangle(state))})
 
     def check(self, body: Any) -> dict[str, Any]:
-        from .web import check_zangle
+        from .web import check_zangle  # start-up: the plugin module stays cheap to import
 
         return check_zangle(body)
 
     def check_data(self) -> dict[str, Any]:
-        from .web import zangle_deck
+        from .web import zangle_deck  # start-up: the plugin module stays cheap to import
 
         return zangle_deck()
 
@@ -125,7 +129,7 @@ def _demo_deal(out: str, seed: int) -> str:
     import random
     from pathlib import Path
 
-    from .cards import default_deck
+    from .cards import default_deck  # start-up: the plugin module stays cheap to import
 
     ids = [c.id for c in default_deck().cards]
     cards = random.Random(seed).sample(ids, 8)

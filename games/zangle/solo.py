@@ -13,6 +13,7 @@ from typing import Sequence
 from ...errors import FormatError, RuleError
 from .cards import Card
 from .engine import TERMINAL, Action, GameState, zangle_actions
+from .moves import card_sids, choose_z, deck_tiles, has_zangle
 
 DRAW_PILE = 10
 MIDDLE = 3
@@ -123,7 +124,6 @@ class SoloGame(GameState):
         """Whether some Zangle is legal now (the finder's kernel, no actions built)."""
         if self._zangles is not None:
             return bool(self._zangles)
-        from .moves import has_zangle
 
         tops = self.tops()
         return bool(self.middle) and bool(tops) and has_zangle(self.middle + tops, len(self.middle), self.deck)
@@ -133,8 +133,6 @@ class SoloGame(GameState):
         valid target and piece set (RULES.md rules 1-3, Z cards of both places counting for rule
         3), the pieces in table order (middle, then pile tops) and the Z cards ``choose_z``
         picks."""
-        from .moves import card_sids, choose_z, deck_tiles
-
         vis = self.middle + [p[-1] for p in self.piles if p]
         nm = len(self.middle)
         t = -1

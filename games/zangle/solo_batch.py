@@ -5,6 +5,13 @@ from __future__ import annotations
 import json
 import os
 
+from ...cli_common import parse_options
+from ...generators.ids import split_id
+from .cards import default_deck
+from .rules import ZangleOptions
+from .solo_deal import MAX_MIDDLE, MAX_PILES, MAX_SEQUENCE, check_id_deck, parse_id_params
+from .solo_search import SoloBatch
+
 _ZANGLE_SOLO_ID = None  # compiled lazily: zangle:solo[,PARAMS]:DESCRIPTION in lower case
 
 
@@ -26,12 +33,6 @@ def zangle_solo_bulk(kw: dict, lines: list[tuple[int, str]]) -> dict:
         return {}
     if _ZANGLE_SOLO_ID is None:
         _ZANGLE_SOLO_ID = re.compile(r"zangle:solo((?:,[a-z0-9=]+)*):([0-9a-z.]+)")
-    from ...cli_common import parse_options
-    from .cards import default_deck
-    from .rules import ZangleOptions
-    from .solo_deal import MAX_MIDDLE, MAX_PILES, MAX_SEQUENCE, check_id_deck, parse_id_params
-    from ...generators.ids import split_id
-    from .solo_search import SoloBatch
 
     t0 = time.perf_counter()
     overrides = parse_options(kw.get("option"))

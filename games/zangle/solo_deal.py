@@ -17,8 +17,9 @@ from typing import Any
 
 from ...errors import FormatError, RuleError
 from ...jsonio import expect_format, plain_int, plain_keys, plain_text, register_format, short, tagged, validate
-from .cards import DECK_FORMAT, default_deck, deck_from_json, load_document
+from .cards import DECK_FORMAT, deck_from_json, default_deck, load_document
 from .rules import ZangleOptions
+from .solo import SoloGame, solo_layout
 
 DIFFICULTIES = ("easy", "medium", "hard", "expert")
 ID_GAME = "zangle"
@@ -174,8 +175,6 @@ class SoloDeal:
 
     def game(self):
         """A ``SoloGame`` at the start of this deal."""
-        from .solo import SoloGame, solo_layout
-
         return SoloGame(layout=solo_layout(self.middle, self.draw, self.piles), options=self.options,
                         deck=self.deck)
 
@@ -190,8 +189,6 @@ class SoloDeal:
     @classmethod
     def from_seed(cls, seed: int, options=None, deck=None) -> "SoloDeal":
         """The deal that ``SoloGame(seed=...)`` shuffles."""
-        from .solo import SoloGame
-
         return cls.from_game(SoloGame(seed=seed, options=options, deck=deck))
 
     def to_json(self) -> dict:

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import time
 
-from .moves import plain_zangles
+from ...errors import SolverError
+from .moves import card_sids, deck_table, plain_zangles
 from .solo_deal import SoloDeal
 
 MIDDLE = 3
@@ -34,9 +35,6 @@ class PlainDeal:
     sequence first (middle, then draw pile), then the piles bottom to top."""
 
     def __init__(self, deal: SoloDeal):
-        from ...errors import SolverError
-        from .moves import card_sids, deck_table
-
         self.deal = deal
         table = self.table = deck_table(deal.deck)
         seq = list(deal.sequence)

@@ -7,6 +7,7 @@ from xml.sax.saxutils import escape
 
 from ...shapes.lattice import TRIANGLE
 from ...shapes.polyform import Polyform
+from ...shapes.render import svg_sheet, svg_tiling
 from .cards import PAINT
 
 _Z_SHAPE = Polyform([(0, 0)])  # a Z card (no shape) is drawn as one white triangle on a table
@@ -21,8 +22,6 @@ def _svg(width: float, height: float, unit: float, parts: list[str], digits: int
 
 def zangle_svg(deal, z, scale: float = 40.0) -> str:
     """One Zangle: the target outline with each piece drawn and coloured inside it."""
-    from ...shapes.render import svg_tiling
-
     target = deal.cards(z.target.place)[z.target.index]
     tshape = target.shape if hasattr(target, "shape") else Polyform(target, TRIANGLE)
     fills = [PAINT.get(getattr(deal.cards(r.place)[r.index], "colour", ""), "#999999") for r in z.pieces]
@@ -68,8 +67,6 @@ def deck_svg(deck, unit: float = 28.0) -> str:
 
 def table_svg(cards: list[tuple[str, object]], cols: int = 3) -> str:
     """Face-up cards as a labelled sheet: ``cards`` is a list of (where, Card)."""
-    from ...shapes.render import svg_sheet
-
     if not cards:
         return ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><text x="10" y="25">'
                 'no cards face up</text></svg>')

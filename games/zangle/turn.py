@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 from ...errors import RuleError
+from .deal import parse_deal
 from .engine import FACE_UP, MIDDLE, OWN_PILE, TERMINAL, Action, RoundScoredGame, zangle_actions
 
 __all__ = ["FACE_UP", "MIDDLE", "OWN_PILE", "TurnGame"]
@@ -72,8 +73,6 @@ class TurnGame(RoundScoredGame):
         self._zangles = None
 
     def _start_from_position(self) -> None:
-        from .deal import parse_deal
-
         deal = parse_deal(self.position, self.deck, "position")
         for c in [*deal.middle, *deal.own]:
             if not c.kind:

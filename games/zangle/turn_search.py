@@ -5,6 +5,8 @@ replayed on a one-player turn-game engine; ``memo=False`` is the plain exhaustiv
 from __future__ import annotations
 
 from ...errors import SolverError
+from .engine import Action, zangle_actions
+from .turn import FACE_UP, MIDDLE, TurnGame
 
 
 def turn_go_out(state, player: int | None = None, max_states: int = 200_000, memo: bool = True) -> tuple:
@@ -16,9 +18,6 @@ def turn_go_out(state, player: int | None = None, max_states: int = 200_000, mem
     with the player's actions, (False, [], states), or (None, [], states) at the state limit.
     ``memo=False`` is the plain exhaustive reference.
     """
-    from .engine import Action, zangle_actions
-    from .turn import FACE_UP, MIDDLE
-
     p = state.current if player is None else int(player)
     deck, opts = state.deck, state.options
     start = (tuple(state.own[p]), tuple(state.own_pile[p]), tuple(state.middle), tuple(state.middle_pile))
@@ -101,8 +100,6 @@ def turn_go_out(state, player: int | None = None, max_states: int = 200_000, mem
 def go_out_position(state, player: int):
     """A one-player, one-round ``TurnGame`` holding ``player``'s cards and the middle of ``state``
     (the go-out question as a game: nobody else takes a card)."""
-    from .turn import TurnGame
-
     pos = {"middle": [c.id for c in state.middle], "own": [c.id for c in state.own[player]],
            "own_pile": [c.id for c in state.own_pile[player]],
            "middle_pile": [c.id for c in state.middle_pile]}

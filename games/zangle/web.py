@@ -5,16 +5,19 @@ from __future__ import annotations
 import re
 
 from ...errors import FormatError, TanglekitError
+from ...shapes.render import svg_shape, svg_tiling
+from ...solver.tiling import solve_tiling
+from ..plugin import load_game
+from .cards import PAINT, default_deck
+from .solo import MIDDLE as SOLO_MIDDLE
+from .solo import SoloGame
+from .solo_search import SoloDeal, solve_deal
 
 ZANGLE_TIME = 20.0  # seconds the solo solver may search for the check page
 
 
 def zangle_tiling(deck, action) -> dict | None:
     """A picture of how a Zangle's pieces tile its target (the exact-cover tiler finds one)."""
-    from .cards import PAINT
-    from ...shapes.render import svg_tiling
-    from ...solver.tiling import solve_tiling
-
     if action is None:
         return None
     cards = deck.by_id
@@ -36,9 +39,6 @@ def zangle_tiling(deck, action) -> dict | None:
 
 def card_svg(card, unit: float = 16.0) -> str:
     """One Zangle card's shape in its colour (a Z card as a large Z)."""
-    from .cards import PAINT
-    from ...shapes.render import svg_shape
-
     if card.shape is None:
         return ('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" viewBox="0 0 40 40">'
                 '<text x="20" y="31" font-size="30" font-weight="bold" text-anchor="middle" '
@@ -49,8 +49,6 @@ def card_svg(card, unit: float = 16.0) -> str:
 
 def zangle_places(st) -> list[dict]:
     """The face-up cards a Zangle may use, by their place numbers (the action encoding's)."""
-    from .solo import MIDDLE as SOLO_MIDDLE, SoloGame
-
     e = st.engine
     out = []
     for place, card in sorted(st.places().items()):
@@ -69,8 +67,6 @@ def _esc(t: str) -> str:
 def zangle_table_html(st, places: list[dict] | None = None) -> str:
     """The Zangle table as HTML cards: the middle, each pile's face-up top with the number of
     face-down cards under it, the draw pile's size; face-up cards carry their place number."""
-    from .solo import MIDDLE as SOLO_MIDDLE, SoloGame
-
     e = st.engine
     places = zangle_places(st) if places is None else places
     by_place = {p["place"]: p for p in places}
@@ -103,8 +99,6 @@ def zangle_table_html(st, places: list[dict] | None = None) -> str:
 
 def zangle_deck() -> dict:
     """Every card of the default deck with its picture (the check page's deck)."""
-    from .cards import default_deck
-
     deck = default_deck()
     return {"deck": deck.name, "cards": [{"card": c.id, "colour": c.colour, "svg": card_svg(c, 9.0)}
                                          for c in deck.cards]}
@@ -119,9 +113,6 @@ def _ids(v, what: str) -> tuple[str, ...]:
 def check_zangle(body: dict) -> dict:
     """``zangle solo solve``'s JSON (solvable, line, states) for a solo deal of card ids, plus
     its ``id`` and a picture after every action of the winning line."""
-    from ..plugin import load_game
-    from .solo_search import SoloDeal, solve_deal
-
     if not isinstance(body, dict):
         raise FormatError("send {\"middle\": [...], \"draw\": [...], \"piles\": [[...], ...]}")
     piles = body.get("piles")

@@ -26,10 +26,20 @@ from dataclasses import replace
 from typing import Any
 
 from ...errors import InvalidMoveError, RuleError
-from ..api import (CHANCE, TERMINAL, ChanceMode, EngineState, Game, GameMeta, Information, Utility, replay_from_json,
-                   split_params)
+from ..api import (
+    CHANCE,
+    TERMINAL,
+    ChanceMode,
+    EngineState,
+    Game,
+    GameMeta,
+    Information,
+    Utility,
+    replay_from_json,
+    split_params,
+)
 from .engine import Move, ZingaGame
-from .rules import BLUE9, COLOURS, LINE_MASKS, N_CODES, ZingaOptions, name_of
+from .rules import BLUE9, COLOURS, LINE_MASKS, N_CODES, ZingaOptions, code_of, name_of
 from .sheet import Sheet, load_sheets, sheets_from_json, sheets_to_json
 
 PASS, GO, STOP, CANCEL, ACCEPT, TAKE, SILENT, BONUS_SKIP = range(8)
@@ -62,8 +72,6 @@ class ZingaTable:
 
 
 def _code_text(text: list[str], where: str) -> int:
-    from .rules import code_of
-
     where = str(where) if len(str(where)) <= 60 else str(where)[:57] + "..."
     if len(text) != 2:
         raise InvalidMoveError(f"bad Zinga move {where!r}: expected a colour and a number")

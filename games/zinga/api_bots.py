@@ -7,6 +7,9 @@ from typing import TYPE_CHECKING, Callable, cast
 
 from ...play.bots import Bot, RandomBot, with_strong
 from ..plugin import BotSpec
+from . import api as Z
+from .bots import BOTS, _lowest, get_bot, greedy_pick, wrong_code
+from .rules import MAX_PLUS, N_CELLS
 
 if TYPE_CHECKING:
     from ..api import State
@@ -24,17 +27,11 @@ class ZingaBot(Bot):
     players in the rules' tie order.)"""
 
     def __init__(self, profile: str, seed: int = 0) -> None:
-        from .bots import get_bot
-
         self.name = profile
         self.profile = get_bot(profile)
         self.rng = random.Random(seed)
 
     def choose(self, state: State) -> int:
-        from . import api as Z
-        from .bots import _lowest, greedy_pick, wrong_code
-        from .rules import MAX_PLUS, N_CELLS
-
         g = cast("ZingaState", state).engine.game
         p = state.current_player()
         legal = state.legal_actions()
@@ -83,8 +80,6 @@ class ZingaBot(Bot):
 
 
 def bots(game_name: str) -> dict[str, BotSpec]:
-    from .bots import BOTS
-
     def z(profile: str) -> Callable[[int], Bot]:
         return lambda seed: ZingaBot(profile, seed)
 

@@ -27,20 +27,20 @@ MAX_RUNS = 200_000  # Monte Carlo runs per sheet of `analyze` (plain Python, abo
 
 def _sheets(spec):
     """Sheets from a file, 'default' or any Zinga ID (a seed ID regenerates, with a progress bar)."""
-    from .generate import load_sheet_source
+    from .generate import load_sheet_source  # start-up: loaded when the command runs
 
     return load_sheet_source(spec, progress_factory=lambda total, label: progress(total, label))
 
 
 def _seed(seed: int) -> int:
-    from ...generators.ids import MAX_SEED
-    from ...limits import check_count
+    from ...generators.ids import MAX_SEED  # start-up: loaded when the command runs
+    from ...limits import check_count  # start-up: loaded when the command runs
 
     return check_count(seed, "--seed", minimum=0, maximum=MAX_SEED)
 
 
 def _options(pairs):
-    from .rules import ZingaOptions
+    from .rules import ZingaOptions  # start-up: loaded when the command runs
 
     return ZingaOptions.from_dict(parse_options(pairs))
 
@@ -51,7 +51,7 @@ def odds(as_json: bool = typer.Option(False, "--json", help="Machine-readable ou
 
     Example: tanglekit zinga odds --json
     """
-    from .odds import odds_counts, odds_table
+    from .odds import odds_counts, odds_table  # loads numpy (only when this runs)
 
     table = odds_table()
     if as_json:
@@ -78,8 +78,8 @@ def analyze(
 
     Example: tanglekit zinga analyze default
     """
-    from ...limits import check_count
-    from .odds import analyze_sheet
+    from ...limits import check_count  # start-up: loaded when the command runs
+    from .odds import analyze_sheet  # loads numpy (only when this runs)
 
     players = check_count(players, "--players", maximum=MAX_PLAYERS)
     runs = check_count(runs, "--runs", minimum=2, maximum=MAX_RUNS)
@@ -132,10 +132,10 @@ def simulate(
 
     Example: tanglekit zinga simulate --players 3 --games 30000 --seed 1
     """
-    from ...errors import RuleError
-    from .bots import get_bot
-    from ...limits import UsageError, check_count
-    from .sim import sheet_win_rates
+    from ...errors import RuleError  # start-up: loaded when the command runs
+    from ...limits import UsageError, check_count  # start-up: loaded when the command runs
+    from .bots import get_bot  # start-up: loaded when the command runs
+    from .sim import sheet_win_rates  # loads numba (only when this runs)
 
     if players < 2:
         raise RuleError("Zinga needs at least 2 players")
@@ -172,8 +172,8 @@ def game(
 
     Example: tanglekit zinga game --players 3 --seed 5 --out game.json
     """
-    from ...errors import TanglekitError
-    from .bots import get_bot, play_bot_game
+    from ...errors import TanglekitError  # start-up: loaded when the command runs
+    from .bots import get_bot, play_bot_game  # start-up: loaded when the command runs
 
     seed = _seed(seed)
     if not 2 <= players <= MAX_PLAYERS:
@@ -215,10 +215,10 @@ def replay(
 
     Example: tanglekit zinga replay game.json --undo 2 --move none
     """
-    from ...errors import RuleError
-    from .engine import ZingaGame
-    from ...jsonio import check_text_arg, read_json_file
-    from ...limits import check_count
+    from ...errors import RuleError  # start-up: loaded when the command runs
+    from ...jsonio import check_text_arg, read_json_file  # start-up: loaded when the command runs
+    from ...limits import check_count  # start-up: loaded when the command runs
+    from .engine import ZingaGame  # start-up: loaded when the command runs
 
     undo = check_count(undo, "--undo", minimum=0)
     for m in move or []:
@@ -263,8 +263,13 @@ def sheets_generate(
 
     Example: tanglekit zinga sheets generate --seed 1 --svg pads/
     """
-    from .generate import MAX_EFFORT, check_settings, generate_sheet_set, sheet_svg
-    from ...limits import UsageError, check_count, check_number
+    from ...limits import UsageError, check_count, check_number  # start-up: loaded when the command runs
+    from .generate import (  # start-up: loaded when the command runs
+        MAX_EFFORT,
+        check_settings,
+        generate_sheet_set,
+        sheet_svg,
+    )
 
     seed = _seed(seed)
     count = check_count(count, "--count", maximum=12)
@@ -309,11 +314,11 @@ def sheets_show(
 
     Example: tanglekit zinga sheets show my-sheets.json --svg pads/
     """
-    from .sheet import sheet_set_id, sheets_to_json
+    from .sheet import sheet_set_id, sheets_to_json  # start-up: loaded when the command runs
 
     ss = _sheets(sheets)
     if svg:
-        from .generate import sheet_svg
+        from .generate import sheet_svg  # start-up: loaded when the command runs
 
         for s in ss:
             write_text(svg / f"zinga-sheet-{s.name}.svg", sheet_svg(s), "SVG")

@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ...errors import FormatError, SolverError
-from .rules import BLUE, CENTRE, COLOURS, LINES, N_NUMBERS
-from .sheet import Sheet, load_sheets, sheet_set_id, sheets_from_description
+from ...generators.ids import Instance, ParsedId, format_params, looks_like_id, make_seed, split_id
 from ...jsonio import short
-from ...generators.ids import Instance, ParsedId, format_params, looks_like_id, make_seed
+from .rules import BLUE, CENTRE, COLOURS, LINES, N_NUMBERS
+from .sheet import Sheet, load_sheets, sheet_set_id, sheets_from_description, sheets_to_json
 
 #: Generator settings that change the sheets, with their defaults (all of them go into a seed ID).
 SETTINGS = {"attempts": 2, "tune": 40, "effort": 3.0}
@@ -101,8 +101,6 @@ class SheetSet:
         return sheets_seed_id(len(self.sheets), self.seed, **self.settings)
 
     def to_json(self) -> dict:
-        from .sheet import sheets_to_json
-
         return sheets_to_json(self.sheets, {"seed": self.seed, "id": self.id, "seed_id": self.seed_id,
                                             "settings": dict(self.settings), "report": self.report,
                                             "assumed": True})
@@ -167,8 +165,6 @@ def load_sheet_source(source=None, progress_factory=None) -> list[Sheet]:
     """Sheets from a set file, ``default`` or any Zinga ID (a seed ID regenerates the set;
     ``progress_factory(total, label)`` gives a progress context for it)."""
     if source is not None and looks_like_id(str(source)):
-        from ...generators.ids import split_id
-
         parsed = split_id(str(source))
         if parsed.game != "zinga":  # refused by its prefix, before another game's generator runs
             raise FormatError(f"this is a {parsed.game.capitalize() if parsed.game != 'qango' else 'QANGO'} ID, "
@@ -311,7 +307,7 @@ def generate_sheet_set(n_sheets: int = 4, seed: int = 0, verify_games: int = 200
     """
     check_settings(n_sheets, attempts, tune_rounds, effort)
     library = (players, bot, same_codes, screen_games, tune_games, band_slack, tuple(tune_players)) != _FIXED
-    from .sim import sheet_win_rates
+    from .sim import sheet_win_rates  # loads numba (only when this runs)
 
     def rates(sheets, games, s):
         return [r["win_rate"] for r in sheet_win_rates(sheets, players, games, s, bot)["sheets"]]
@@ -398,8 +394,8 @@ def generate_sheet_set(n_sheets: int = 4, seed: int = 0, verify_games: int = 200
 def verify_sheet_set(ss: SheetSet, games: int, players: int = 4, bot: str = "casual", seed: int = 0,
                      progress=None) -> dict:
     """Exact line-focus figures and simulated win rates (numba kernel) added to the set's report."""
-    from .odds import line_focus_expectation
-    from .sim import sheet_win_rates
+    from .odds import line_focus_expectation  # loads numpy (only when this runs)
+    from .sim import sheet_win_rates  # loads numba (only when this runs)
 
     share = 1.0 / players
     ss.report["best_line_focus_rolls"] = [

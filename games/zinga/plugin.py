@@ -24,17 +24,17 @@ class ZingaPlugin(GamePlugin):
     one_kind = KIND
 
     def bots(self, game_name: str) -> dict[str, BotSpec]:
-        from .api_bots import bots
+        from .api_bots import bots  # start-up: the plugin module stays cheap to import
 
         return bots(game_name)
 
     def resolve_id(self, parsed: ParsedId) -> Instance:
-        from .generate import resolve_id
+        from .generate import resolve_id  # start-up: the plugin module stays cheap to import
 
         return resolve_id(parsed)
 
     def picture(self, state: State, legal: list[int], humans: list[int]) -> Picture:
-        from .web import hotspots
+        from .web import hotspots  # start-up: the plugin module stays cheap to import
 
         svg, hot = hotspots(state.to_svg(), state, humans, legal)
         return Picture(svg, hot)

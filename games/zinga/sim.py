@@ -15,15 +15,33 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ...errors import RuleError, SolverError
+from ...kernelargs import kernel_bundle
 from .bots import (
-    GOLDEN, LINE_WEIGHTS, MIX1, MIX2, PROF_BASE, PROF_FORGET, PROF_MISTAKE, PROF_SPEED, PROF_USE_PLUS,
-    PROF_VISION, get_bot,
+    GOLDEN,
+    LINE_WEIGHTS,
+    MIX1,
+    MIX2,
+    PROF_BASE,
+    PROF_FORGET,
+    PROF_MISTAKE,
+    PROF_SPEED,
+    PROF_USE_PLUS,
+    PROF_VISION,
+    game_stats,
+    get_bot,
+    play_bot_game,
 )
 from .rules import (
-    FLAG_ANNOUNCE_ANY_LINE, FLAG_LAST_STANDING_WINS, FLAG_MAX_TURNS, FLAG_PLUS_NEEDS_TABLE, FLAG_STOP_ANY_CALL,
-    FLAG_TABLE_BY_ROLE, LINE_MASKS, ZingaOptions,
+    FLAG_ANNOUNCE_ANY_LINE,
+    FLAG_LAST_STANDING_WINS,
+    FLAG_MAX_TURNS,
+    FLAG_PLUS_NEEDS_TABLE,
+    FLAG_STOP_ANY_CALL,
+    FLAG_TABLE_BY_ROLE,
+    LINE_MASKS,
+    ZingaOptions,
 )
-from ...kernelargs import kernel_bundle
 
 _GOLDEN = np.uint64(GOLDEN)
 _MIX1 = np.uint64(MIX1)
@@ -445,8 +463,6 @@ def simulate_games(sheets, profiles, n_games: int, seed: int = 0, options: Zinga
     options = options or ZingaOptions()
     profs = np.array([get_bot(p).row() for p in profiles], dtype=np.float64)
     if len(profs) != len(sheets):
-        from ...errors import RuleError
-
         raise RuleError(f"{len(sheets)} sheets but {len(profs)} bot profiles")
     codes, coc, lm, cl = _tables(sheets)
     seats = kernel_bundle(SimSeats, codes=codes, cell_of_code=coc, prof=profs)
@@ -461,8 +477,6 @@ def simulate_games(sheets, profiles, n_games: int, seed: int = 0, options: Zinga
 def simulate_games_plain(sheets, profiles, n_games: int, seed: int = 0, options: ZingaOptions | None = None,
                          g0: int = 0) -> SimResult:
     """The same games on the plain engine (reference for the kernel; slow)."""
-    from .bots import game_stats, play_bot_game
-
     w, t, st, ev = [], [], [], []
     for g in range(g0, g0 + n_games):
         game = play_bot_game(sheets, profiles, options, seed, g, first=g % len(sheets))
@@ -494,12 +508,8 @@ def sheet_win_rates(sheets, players: int, n_games: int, seed: int = 0, bot="casu
     first active player rotates with the game number too. Draws count as no win.
     """
     if engine not in ("numba", "plain"):
-        from ...errors import SolverError
-
         raise SolverError(f"engine must be 'numba' or 'plain', not {engine!r}")
     if players < 2:
-        from ...errors import RuleError
-
         raise RuleError("Zinga needs at least 2 players")
     run = simulate_games if engine == "numba" else simulate_games_plain
     m = len(sheets)
