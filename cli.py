@@ -14,8 +14,9 @@ import typer
 from typer.core import TyperGroup
 
 from . import __version__
-from .cli_common import print_json, run_app, write_text
+from .cli_common import click_command, print_json, progress, run_app, write_text
 from .errors import TanglekitError
+from .limits import Deadline, LimitReached, UsageError, check_count, check_workers
 
 
 def _game_groups() -> dict[str, str]:
@@ -140,7 +141,6 @@ def _split_count(fn, label: str, **kwargs) -> dict:
     """Run a split count of generators.executors with a progress bar over its subproblems."""
     from contextlib import ExitStack
 
-    from .cli_common import progress  # start-up: loaded when the command runs
 
     state: dict = {}
     with ExitStack() as stack:
@@ -171,8 +171,6 @@ def shapes_enumerate(
     checkpoint: Optional[Path] = typer.Option(None, "--checkpoint", help=_CHECKPOINT_HELP),
 ) -> None:
     """Enumerate (or count) the polyforms of size N. Example: tanglekit shapes enumerate 6."""
-    from .limits import UsageError  # start-up: loaded when the command runs
-
     if n < 1:
         raise UsageError("size N must be at least 1")
     if not count and n > 12:
@@ -261,8 +259,6 @@ def _check_count_size(n: int, lattice: str) -> None:
     """Refuse sizes whose count cannot finish in reasonable time; warn when it takes a while."""
     cap = MAX_COUNT_SIZE[lattice]
     if n > cap:
-        from .limits import UsageError  # start-up: loaded when the command runs
-
         raise UsageError(f"counting {_plural(lattice, n)} would take hours or more; --count is "
                          f"limited to N <= {cap} on the {lattice} lattice")
     size, secs, growth = _COUNT_SECONDS[lattice]
@@ -382,7 +378,6 @@ def tile(
     if region is None or pieces is None:
         raise typer.BadParameter("give --region and --pieces (or --batch FILE)", param_hint="--region")
 
-    from .limits import Deadline, LimitReached, UsageError, check_count  # start-up: loaded when the command runs
 
     deadline = Deadline(time_limit)  # first: the limit covers parsing and placement generation too
     if sum([first, all_, count]) > 1:
@@ -427,8 +422,6 @@ def tile(
 
         workers = default_workers()
     if workers is not None:
-        from .limits import check_workers  # start-up: loaded when the command runs
-
         workers = check_workers(workers)
     try:
         deadline.check("set-up")
@@ -517,7 +510,6 @@ def demo(
     as_json: bool = typer.Option(False, "--json", help="Print the step records as JSON at the end."),
 ) -> None:
     """One real task per area on built-in defaults, pictures in a folder. Example: tanglekit demo."""
-    from .cli_common import click_command  # start-up: loaded when the command runs
     from .cli_demo import run_demo  # start-up: loaded when the command runs
 
     records = run_demo(click_command(app), out, seed)

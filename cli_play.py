@@ -12,19 +12,18 @@ from typing import List, Optional
 import typer
 
 from .cli_common import parse_options, print_json, progress, write_text
+from .errors import FormatError
+from .jsonio import check_text_arg, short
+from .limits import check_count, check_number
 
 _OPTION_HELP = "Rule option or set-up value NAME=VALUE (repeatable), e.g. players=3, board=7."
 
 
 def _params(pairs) -> dict:
     """--option pairs; whole numbers become ints (players=3), everything else stays text."""
-    from .jsonio import check_text_arg  # start-up: loaded when the command runs
-
     out = {}
     for k, v in parse_options(pairs).items():
         if len(k) > 40:
-            from .errors import FormatError  # start-up: loaded when the command runs
-
             raise FormatError(f"--option {k[:40]}...: an option name is a short word")
         check_text_arg(v, f"--option {k[:40]}", 10_000)
         out[k] = int(v) if v.lstrip("-").isdigit() and len(v) <= 18 else v
@@ -36,8 +35,6 @@ def _split(values: Optional[List[str]]) -> list[str]:
     for v in values or []:
         out += [x.strip() for x in v.split(",") if x.strip()]
     if len(out) > 64 or any(len(x) > 40 for x in out):
-        from .errors import FormatError  # start-up: loaded when the command runs
-
         raise FormatError("bots: at most 64 seats, each a short bot name (see `tanglekit bots`)")
     return out
 
@@ -53,7 +50,6 @@ def play(
 ) -> None:
     """Play any game in the terminal: a drawn board, numbered moves or the game's notation,
     `undo`, `hint`, `moves`, `quit`. Example: tanglekit play qango --bots human,strong."""
-    from .limits import check_count, check_number  # start-up: loaded when the command runs
     from .play.session import PlaySession, default_seats  # start-up: loaded when the command runs
     from .play.start import resolve_start  # start-up: loaded when the command runs
 
@@ -108,15 +104,11 @@ def match(
     """Bot against bot over N seeded games: wins, draws and mean returns per bot.
     Example: tanglekit match qango strong random --games 20 --json."""
     from .games import game_names  # start-up: loaded when the command runs
-    from .jsonio import short  # start-up: loaded when the command runs
-    from .limits import check_count, check_number  # start-up: loaded when the command runs
     from .play.match import run_match  # start-up: loaded when the command runs
 
     games = check_count(games, "--games", maximum=100_000)
     seed = check_number("--seed", seed, minimum=0, maximum=2**63 - 1, integer=True, allow_none=False)
     if game not in game_names():
-        from .errors import FormatError  # start-up: loaded when the command runs
-
         raise FormatError(f"unknown game {short(game)} (games: {', '.join(game_names())})")
     with progress(games, f"{game}: {' v '.join(bots)}", enabled=not as_json) as advance:
         res = run_match(game, _split(bots), games, seed, _params(option), rotate=not fixed, progress=advance)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import typer
 
+from .errors import TanglekitError
+
 
 def serve(
     port: int = typer.Option(8765, "--port", help="Port to listen on (0: any free port)."),
@@ -14,7 +16,6 @@ def serve(
     verbose: bool = typer.Option(False, "--verbose", help="Print one line per request."),
 ) -> None:
     """A local web app: play any ID with the mouse, check deals by clicking. Example: tanglekit serve --port 0."""
-    from .errors import TanglekitError  # start-up: loaded when the command runs
     from .web.server import make_server, url_of  # start-up: loaded when the command runs
 
     if not 0 <= port <= 65535:

@@ -11,7 +11,11 @@ from typing import List, Optional
 
 import typer
 
-from ...cli_common import parse_options, print_json, write_text
+from ...cli_common import parse_options, print_json, progress, write_text
+from ...engines import plain_budget, plain_first
+from ...errors import FormatError, RuleError, TanglekitError
+from ...jsonio import MAX_BYTES, decode_text, parse_json_text, read_bytes, read_json_file, tagged
+from ...limits import Deadline, LimitReached, UsageError, check_count, check_number, check_time_limit, check_workers
 
 app = typer.Typer(help="QANGO: solve positions, verify proofs, generate puzzles and boards, play.",
                   no_args_is_help=True)
@@ -26,7 +30,6 @@ OPENING_HELP = "Opening rule for the first counter (standard, castle, tournament
 
 def _board_rules(board: Optional[str], opening: Optional[str], option: Optional[List[str]]):
     """(board or None, opening or None, max_counters or None) from --board, --opening and --option."""
-    from ...errors import RuleError  # start-up: loaded when the command runs
     from . import QangoOptions  # start-up: loaded when the command runs
 
     data = parse_options(option)
@@ -57,8 +60,6 @@ def _position(spec: str, board, opening: Optional[str], max_counters=None):
         from .position import _same_board  # start-up: loaded when the command runs
 
         if not _same_board(replace(b, max_counters=board.max_counters), board):
-            from ...errors import FormatError  # start-up: loaded when the command runs
-
             raise FormatError(f"the position is on {b.title}, but --board gives {board.title}")
     if max_counters is not None:
         b = replace(b, max_counters=max_counters)
@@ -72,8 +73,6 @@ def _position(spec: str, board, opening: Optional[str], max_counters=None):
 
 
 def _time_limit(value):
-    from ...limits import check_time_limit  # start-up: loaded when the command runs
-
     return check_time_limit(value)
 
 
@@ -102,7 +101,6 @@ def solve_cmd(
         return run_batch(batch, solve_cmd, dict(locals()), "position", json_field="json_out", refuse=("proof",))
     if position is None:
         raise typer.BadParameter("give a position, 'empty', a puzzle ID or a file (or --batch FILE)", param_hint="POSITION")
-    from ...limits import Deadline, UsageError  # start-up: loaded when the command runs
 
     deadline = Deadline(_time_limit(time_limit))
     if method not in ("auto", "id", "pns", "shortest"):
@@ -114,8 +112,6 @@ def solve_cmd(
 
         res = SolveResult("unknown", None, None, 0, deadline.elapsed(), pos.board)
     else:
-        from ...limits import check_workers  # start-up: loaded when the command runs
-
         workers = check_workers(workers)
         res = _solve_small(pos, deadline, method) if proof is None else None
         if res is None:
@@ -138,8 +134,6 @@ def solve_cmd(
                     with gzip.open(proof, "wt", encoding="utf-8") as fh:
                         fh.write(text)
                 except OSError as e:
-                    from ...errors import FormatError  # start-up: loaded when the command runs
-
                     raise FormatError(f"cannot write proof {proof}: {e.strerror or e}") from None
             else:
                 write_text(proof, text, "proof")
@@ -159,8 +153,6 @@ def solve_cmd(
 def _solve_small(pos, deadline, method: str):
     """The solve of a position near the end in plain Python (``games/qango/small.py``: the
     kernels' search and answers, without loading numba), or None for the kernels."""
-    from ...engines import plain_budget, plain_first  # start-up: loaded when the command runs
-
     if not plain_first():
         return None
     from .small import SMALL_NODES, solve_small  # start-up: loaded when the command runs
@@ -218,21 +210,12 @@ def explore_cmd(
 
 def _read_proof(file: Path):
     """A proof document through the shared input layer (size, encoding, depth; .gz decompressed, bounded)."""
-    from ...jsonio import (  # start-up: loaded when the command runs
-        MAX_BYTES,
-        parse_json_text,
-        read_bytes,
-        read_json_file,
-    )
-
     if file.suffix != ".gz":
         return read_json_file(file, "QANGO proof")
     import gzip
     import io
     import zlib
 
-    from ...errors import FormatError  # start-up: loaded when the command runs
-    from ...jsonio import decode_text  # start-up: loaded when the command runs
 
     raw = read_bytes(file, "QANGO proof")
     try:
@@ -251,7 +234,6 @@ def verify_proof_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """Check a proof tree with plain rules code (independent of the solver); exit 1 if it fails."""
-    from ...errors import FormatError  # start-up: loaded when the command runs
     from .proof import verify_proof  # start-up: loaded when the command runs
 
     doc = _read_proof(file)
@@ -345,9 +327,7 @@ def puzzle_generate_cmd(
     """Generate 'side to move wins in k' puzzles with a unique winning first move."""
     import json
 
-    from ...cli_common import progress  # start-up: loaded when the command runs
     from ...generators.ids import MAX_SEED  # start-up: loaded when the command runs
-    from ...limits import Deadline, LimitReached, check_count  # start-up: loaded when the command runs
     from .generate import generate_puzzle, load_board_spec  # start-up: loaded when the command runs
 
     deadline = Deadline(_time_limit(time_limit))
@@ -402,7 +382,6 @@ def puzzle_solve_cmd(
     json_out: bool = typer.Option(False, "--json"),
 ) -> None:
     """Show a puzzle's key move."""
-    from ...errors import FormatError  # start-up: loaded when the command runs
     from .generate import read_position_source  # start-up: loaded when the command runs
 
     _, puz, _ = read_position_source(puzzle_id)
@@ -454,8 +433,6 @@ def board_generate_cmd(
     import json
 
     from ...generators.ids import MAX_SEED  # start-up: loaded when the command runs
-    from ...jsonio import tagged  # start-up: loaded when the command runs
-    from ...limits import UsageError, check_count  # start-up: loaded when the command runs
     from .board import BOARD_FORMAT  # start-up: loaded when the command runs
     from .generate import board_ids, generate_board, score_board  # start-up: loaded when the command runs
     from .position import value_text  # start-up: loaded when the command runs
@@ -509,7 +486,6 @@ def play_cmd(
 ) -> None:
     """Play in the terminal (the common play session): human vs bot, or bot vs bot with --bot2."""
     from ...generators.ids import MAX_SEED  # start-up: loaded when the command runs
-    from ...limits import check_count, check_number  # start-up: loaded when the command runs
     from .bots import make_bot  # start-up: loaded when the command runs
     from .generate import load_board_spec  # start-up: loaded when the command runs
 
@@ -520,7 +496,6 @@ def play_cmd(
     if board.strip().lower().startswith(("qango:", "qango-board:")):
         board = b  # a board ID: the board itself goes into the rule options
     from ...cli_play import run_session  # start-up: loaded when the command runs
-    from ...errors import TanglekitError  # start-up: loaded when the command runs
     from ...play.bots import EngineBot  # start-up: loaded when the command runs
     from ...play.session import PlaySession  # start-up: loaded when the command runs
     from ...play.start import Start  # start-up: loaded when the command runs

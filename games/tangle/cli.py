@@ -13,7 +13,8 @@ import typer
 
 from ...cli_common import parse_options, print_json, progress, write_text
 from ...errors import TanglekitError
-from ...jsonio import short
+from ...jsonio import check_text_arg, load_json_source, short
+from ...limits import Deadline, UsageError, check_count, check_number
 
 app = typer.Typer(
     help="Tangle: hex board, pieces on tile sides, capture chains, bots and puzzles.",
@@ -78,8 +79,6 @@ def board_show(
 
 
 def _seed(seed: int, name: str = "--seed") -> int:
-    from ...limits import check_number  # start-up: loaded when the command runs
-
     return check_number(name, seed, maximum=2**63 - 1, integer=True)
 
 
@@ -94,7 +93,6 @@ def best_turn_cmd(
 ) -> None:
     """Best capture chain for the player to move. Example: tanglekit tangle best-turn p.json --json."""
 
-    from ...limits import Deadline, UsageError, check_count  # start-up: loaded when the command runs
 
     deadline = Deadline(time_limit)
     node_limit = check_count(node_limit, "--node-limit", minimum=0, maximum=10**8)
@@ -152,7 +150,6 @@ def play(
     as_json: bool = typer.Option(False, "--json", help="Print the final state as JSON."),
 ) -> None:
     """Play a game (bots and/or humans). Example: tanglekit tangle play --bots lookahead,random --seed 3."""
-    from ...limits import check_count  # start-up: loaded when the command runs
     from . import PASS  # start-up: loaded when the command runs
     from .bots import BOTS, make_bot  # loads pydantic (only when this runs)
 
@@ -246,7 +243,6 @@ def match(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Two-player bot match. Example: tanglekit tangle match lookahead greedy --games 200."""
-    from ...limits import check_count  # start-up: loaded when the command runs
     from .bots import make_bot, run_match  # loads pydantic (only when this runs)
 
     games = check_count(games, "--games", minimum=1, maximum=100_000)
@@ -284,7 +280,6 @@ def puzzle_generate(
     """Generate verified puzzles. Example: tanglekit tangle puzzle generate --seed 4 --svg p.svg."""
     import json
 
-    from ...limits import check_count  # start-up: loaded when the command runs
     from .generate import generate_puzzle, puzzle_answer_svg, puzzle_svg  # loads pydantic (only when this runs)
 
     seed = _seed(seed)
@@ -330,7 +325,6 @@ def puzzle_check(
 ) -> None:
     """Re-verify a puzzle with the solver. Example: tanglekit tangle puzzle check p.json."""
     from ...generators.ids import looks_like_id, resolve  # start-up: loaded when the command runs
-    from ...jsonio import check_text_arg, load_json_source  # start-up: loaded when the command runs
     from .formats import PUZZLE  # loads pydantic (only when this runs)
     from .generate import verify_puzzle  # loads pydantic (only when this runs)
 

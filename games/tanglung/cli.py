@@ -13,7 +13,17 @@ from typing import List, Optional
 import typer
 
 from ...cli_common import parse_options, print_json, progress, write_text
-from ...errors import FormatError, TanglekitError
+from ...errors import FormatError, SolverError, TanglekitError
+from ...jsonio import (
+    check_text_arg,
+    expect_format,
+    load_json_source,
+    looks_like_json,
+    parse_json_text,
+    read_text_file,
+    validate,
+)
+from ...limits import Deadline, LimitReached, check_count, check_number
 
 app = typer.Typer(
     help="Tanglung: solo tours (fewest moves, tour counts), graded challenges, census, two-player play.",
@@ -50,12 +60,6 @@ def _load_layout(spec: str, pairs, cards: Optional[str] = None):
     apply unless --option / --cards override them; ``start`` is the file's or ID's start Rooster."""
     import re
 
-    from ...jsonio import (  # start-up: loaded when the command runs
-        check_text_arg,
-        looks_like_json,
-        parse_json_text,
-        read_text_file,
-    )
     from .cards import load_card_set  # start-up: loaded when the command runs
     from .layout import Layout  # start-up: loaded when the command runs
 
@@ -133,7 +137,6 @@ def solo_solve(
         return run_batch(batch, solo_solve, dict(locals()), "layout", refuse=("svg",), bulk=_solve_bulk)
     if layout is None:
         raise typer.BadParameter("give a layout, an ID or a file (or --batch FILE)", param_hint="LAYOUT")
-    from ...limits import Deadline  # start-up: loaded when the command runs
     from .solo_search import solve_solo  # start-up: loaded when the command runs
 
     deadline = Deadline(time_limit)
@@ -225,7 +228,6 @@ def solo_tour(
     as_json: bool = typer.Option(False, "--json", help="Print {exists, path, line, complete}."),
 ) -> None:
     """Find a no-revisit tour (never moves onto a lit card). Example: tanglekit tanglung solo tour CRBF/HDFR/BHFB/RHDC --method cpsat"""
-    from ...limits import Deadline  # start-up: loaded when the command runs
     from .solo_search import no_revisit_tour  # start-up: loaded when the command runs
 
     deadline = Deadline(time_limit)
@@ -236,8 +238,6 @@ def solo_tour(
     if deadline.expired():
         path, complete = None, False
     else:
-        from ...errors import SolverError  # start-up: loaded when the command runs
-
         try:
             path = no_revisit_tour(lay, cell, opts, card_set, method=method, time_limit=deadline.remaining())
             complete = True
@@ -272,7 +272,6 @@ def solo_coop(
 ) -> None:
     """Cooperative mode: fewest total moves for two alternating matchboxes.
     Example: tanglekit tanglung solo coop CRBF/HDFR/BHFB/RHDC --option literal_blocking=1"""
-    from ...limits import Deadline, check_count  # start-up: loaded when the command runs
     from .coop import solve_coop  # start-up: loaded when the command runs
     from .layout import idx  # start-up: loaded when the command runs
 
@@ -323,7 +322,6 @@ def solo_generate(
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds for the whole run (0 = stop at once: no challenge, complete false)."),
 ) -> None:
     """Graded, verified solo challenges. Example: tanglekit tanglung solo generate --count 3 --difficulty hard --seed 7"""
-    from ...limits import Deadline, LimitReached, check_count, check_number  # start-up: loaded when the command runs
     from .cards import load_card_set  # start-up: loaded when the command runs
     from .generate import GRADES, generate_challenge  # start-up: loaded when the command runs
 
@@ -399,7 +397,6 @@ def census_cmd(
     Example: tanglekit tanglung census --sample 200 --workers 2"""
     from contextlib import ExitStack
 
-    from ...limits import Deadline, check_count, check_number  # start-up: loaded when the command runs
     from .cards import load_card_set  # start-up: loaded when the command runs
     from .generate import MAX_SAMPLE, census  # start-up: loaded when the command runs
 
@@ -455,7 +452,6 @@ def play_cmd(
 ) -> None:
     """Two-player game: you against a bot in the terminal, or bot against bot.
     Example: tanglekit tanglung play --bot greedy --bot random --games 20"""
-    from ...limits import check_count, check_number  # start-up: loaded when the command runs
     from .duel_search import bot_match, make_bot, play_game  # start-up: loaded when the command runs
 
     games = check_count(games, "--games", maximum=100_000)
@@ -508,8 +504,6 @@ def analyze_cmd(
 ) -> None:
     """Perfect-information analysis of a revealed two-player position: value and best action.
     Example: tanglekit tanglung analyze state.json --depth 6"""
-    from ...jsonio import expect_format, load_json_source, validate  # start-up: loaded when the command runs
-    from ...limits import Deadline, check_count  # start-up: loaded when the command runs
     from .duel import Match, describe_action  # start-up: loaded when the command runs
     from .duel_search import solve_position  # start-up: loaded when the command runs
     from .formats import STATE_FORMAT  # start-up: loaded when the command runs

@@ -13,6 +13,11 @@ from typing import TYPE_CHECKING, Optional, Sequence
 
 import typer
 
+from ...cli_common import parse_options, progress, write_text
+from ...errors import RuleError
+from ...jsonio import check_text_arg
+from ...limits import Deadline, check_count, check_time_limit
+
 if TYPE_CHECKING:
     from .cards import Deck
     from .rules import ZangleOptions
@@ -34,7 +39,6 @@ def load_deck(path):
 
 def load_deal(source, deck):
     """A turn-game deal from a file, inline JSON or a ``zangle:turn`` ID."""
-    from ...jsonio import check_text_arg  # start-up: loaded when the command runs
     from .generate import load_turn_deal  # start-up: loaded when the command runs
 
     return load_turn_deal(check_text_arg(str(source), "deal") if isinstance(source, str) else source, deck)
@@ -43,7 +47,6 @@ def load_deal(source, deck):
 def find_command(deal_path: str | Path, deck_path: str | Path | None = None, as_json: bool = False,
                  svg_path: str | Path | None = None, options: ZangleOptions | None = None) -> str:
     """``tanglekit zangle find DEAL.json [--deck FILE] [--json] [--svg FILE]``."""
-    from ...cli_common import write_text  # start-up: loaded when the command runs
     from .finder import (  # start-up: loaded when the command runs
         find_zangles_in_deal,
         format_zangles,
@@ -78,8 +81,6 @@ def best_picture(deal, z) -> str:
 def deck_show_command(deck_path: str | Path | None = None, svg_path: str | Path | None = None,
                       as_json: bool = False) -> str:
     """``tanglekit zangle deck show [--deck FILE] [--svg FILE] [--json]``: card kinds, counts, shapes."""
-    from ...cli_common import write_text  # start-up: loaded when the command runs
-
     deck = load_deck(deck_path)
     if svg_path is not None:
         write_text(Path(svg_path), deck_svg(deck), "deck sheet")
@@ -111,13 +112,9 @@ def play_command(mode: str, players: int | None = None, bots: Sequence[str] | No
                  log_path: str | Path | None = None, deck_path: str | Path | None = None,
                  options: ZangleOptions | None = None, as_json: bool = False) -> str:
     """``tanglekit zangle play turn|speed|solo [--players N] [--bots B ...] [--seed S] [--log FILE]``."""
-    from ...cli_common import write_text  # start-up: loaded when the command runs
-    from ...limits import check_count  # start-up: loaded when the command runs
     from .play import MODES, format_result, play_state  # start-up: loaded when the command runs
 
     if mode not in MODES:
-        from ...errors import RuleError  # start-up: loaded when the command runs
-
         raise RuleError(f"unknown game mode {str(mode)[:40]!r}: expected one of {', '.join(MODES)}")
     check_count(seed, "--seed", minimum=0, maximum=MAX_SEED)
     check_count(players, "--players", maximum=MAX_PLAYERS, allow_none=True)
@@ -153,7 +150,6 @@ def solve_solo_command(seed: int = 0, deck_path: str | Path | None = None, optio
                        max_nodes: int = 2_000_000, as_json: bool = False) -> str:
     """``tanglekit zangle solve-solo [--seed S] [--deck FILE] [--piles 6]``: is this solo deal winnable
     with every card known? Prints yes (with the moves), no, or unknown (search budget ran out)."""
-    from ...limits import check_count  # start-up: loaded when the command runs
     from .solo_search import SoloDeal  # start-up: loaded when the command runs
 
     check_count(seed, "--seed", minimum=0, maximum=MAX_SEED)
@@ -175,7 +171,6 @@ def solve_solo_command(seed: int = 0, deck_path: str | Path | None = None, optio
 def _solve(deal, max_states: int, time_limit, count: bool = False, deadline=None):
     """``solve_deal`` under the command's limits: 0 states or 0 seconds answer unknown at once,
     and the time already spent on set-up counts against ``time_limit``."""
-    from ...limits import Deadline  # start-up: loaded when the command runs
     from .solo_search import SoloResult, solve_deal  # start-up: loaded when the command runs
 
     deadline = deadline or Deadline(time_limit)
@@ -204,8 +199,6 @@ def solo_solve_command(source: str, deck_path: str | Path | None = None, as_json
                        max_states: int = 2_000_000, time_limit: float | None = None, count: bool = False,
                        options: dict[str, str] | None = None) -> str:
     """``tanglekit zangle solo solve DEAL.json|ID [--json] [--count]``: decide a solo deal."""
-    from ...jsonio import check_text_arg  # start-up: loaded when the command runs
-    from ...limits import Deadline, check_count, check_time_limit  # start-up: loaded when the command runs
     from .generate import load_solo_deal  # start-up: loaded when the command runs
 
     deadline = Deadline(check_time_limit(time_limit))
@@ -242,8 +235,6 @@ def solo_generate_command(count: int = 1, difficulty: str = "medium", seed: int 
                           deck_path: str | Path | None = None, options: ZangleOptions | None = None,
                           show_progress: bool = False, booklet: str | Path | None = None) -> str:
     """``tanglekit zangle solo generate [--count K] [--difficulty D] [--seed S] [--piles P] [--json] [--svg DIR] [--booklet F]``."""
-    from ...cli_common import progress, write_text  # start-up: loaded when the command runs
-    from ...limits import check_count  # start-up: loaded when the command runs
     from .generate import (  # start-up: loaded when the command runs
         DIFFICULTIES,
         MAX_COUNT,
@@ -257,8 +248,6 @@ def solo_generate_command(count: int = 1, difficulty: str = "medium", seed: int 
     check_count(seed, "--seed", minimum=0, maximum=MAX_SEED - count)
     check_count(piles, "--piles", maximum=8)
     if difficulty not in DIFFICULTIES + ("any",):
-        from ...errors import RuleError  # start-up: loaded when the command runs
-
         raise RuleError(f"--difficulty must be one of {', '.join(DIFFICULTIES)} or any, not {str(difficulty)[:40]!r}")
     deck = load_deck(deck_path) if deck_path else None
     opts = (options or _Opts()).with_(piles=piles)
@@ -292,8 +281,6 @@ def stats_command(deck_path: str | Path | None = None, deals: int = 100_000, see
                   games: int = 10, max_states: int = 2_000_000, as_json: bool = False,
                   options: ZangleOptions | None = None, show_progress: bool = False) -> str:
     """``tanglekit zangle stats [--deck FILE] [--deals N] [--seed S] [--json]``."""
-    from ...cli_common import progress  # start-up: loaded when the command runs
-    from ...limits import check_count  # start-up: loaded when the command runs
     from .generate import deal_stats, format_stats  # start-up: loaded when the command runs
 
     check_count(deals, "--deals", minimum=0, maximum=MAX_DEALS)
@@ -312,7 +299,6 @@ def go_out_command(deal_path: str | Path, player: int = 0, deck_path: str | Path
                    as_json: bool = False, max_states: int = 200_000, options: ZangleOptions | None = None) -> str:
     """``tanglekit zangle turn go-out DEAL.json [--player P] [--json]``: can that player use all
     their cards if the others never take or draw a card (middle pile order as in the file)?"""
-    from ...limits import check_count  # start-up: loaded when the command runs
     from .turn import TurnGame  # start-up: loaded when the command runs
     from .turn_search import turn_go_out  # start-up: loaded when the command runs
 
@@ -321,8 +307,6 @@ def go_out_command(deal_path: str | Path, player: int = 0, deck_path: str | Path
     deal = load_deal(deal_path, deck)
     g = TurnGame.from_deal(deal, deck=deck, options=options, rounds=1)
     if not 0 <= player < g.players:
-        from ...errors import RuleError  # start-up: loaded when the command runs
-
         raise RuleError(f"--player must be 0..{g.players - 1} (0 = 'own' in the deal file)")
     ok, line, states = turn_go_out(g, player, max_states=max_states) if max_states else (None, [], 0)
     if as_json:
@@ -341,7 +325,6 @@ def go_out_command(deal_path: str | Path, player: int = 0, deck_path: str | Path
 def turn_generate_command(players: int = 2, seed: int = 0, properties: Sequence[str] = (), as_json: bool = False,
                           deck_path: str | Path | None = None, options: ZangleOptions | None = None) -> str:
     """``tanglekit zangle turn generate [--players N] [--seed S] [--property P ...]``: a deal file."""
-    from ...limits import check_count  # start-up: loaded when the command runs
     from .generate import generate_turn_deal  # start-up: loaded when the command runs
 
     check_count(players, "--players", maximum=MAX_PLAYERS)
@@ -370,7 +353,6 @@ _OPTION = typer.Option(None, "--option", help="Rule option NAME=VALUE (repeatabl
 
 
 def _options(pairs):
-    from ...cli_common import parse_options  # start-up: loaded when the command runs
     from .rules import ZangleOptions  # start-up: loaded when the command runs
 
     return ZangleOptions.from_strings(parse_options(pairs))
@@ -449,8 +431,6 @@ def solo_solve(
     batch: Optional[str] = typer.Option(None, "--batch", help="Many deals: FILE or - with one ID, file or JSON deal a line; JSON lines out."),
 ) -> None:
     """Can this solo deal be won? Example: tanglekit zangle solo solve deal.json --json."""
-    from ...cli_common import parse_options  # start-up: loaded when the command runs
-
     if batch is not None:
         from ...cli_batch import run_batch  # start-up: loaded when the command runs
         from .solo_batch import zangle_solo_bulk  # start-up: loaded when the command runs

@@ -12,6 +12,9 @@ from typing import List, Optional
 import typer
 
 from ...cli_common import parse_options, print_json, progress, write_text
+from ...errors import RuleError, TanglekitError
+from ...jsonio import check_text_arg, read_json_file
+from ...limits import UsageError, check_count, check_number
 
 app = typer.Typer(help="Zinga: exact dice odds, score sheets, balanced sheet sets, bot games and simulation.",
                   no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
@@ -34,7 +37,6 @@ def _sheets(spec):
 
 def _seed(seed: int) -> int:
     from ...generators.ids import MAX_SEED  # start-up: loaded when the command runs
-    from ...limits import check_count  # start-up: loaded when the command runs
 
     return check_count(seed, "--seed", minimum=0, maximum=MAX_SEED)
 
@@ -78,7 +80,6 @@ def analyze(
 
     Example: tanglekit zinga analyze default
     """
-    from ...limits import check_count  # start-up: loaded when the command runs
     from .odds import analyze_sheet  # loads numpy (only when this runs)
 
     players = check_count(players, "--players", maximum=MAX_PLAYERS)
@@ -132,8 +133,6 @@ def simulate(
 
     Example: tanglekit zinga simulate --players 3 --games 30000 --seed 1
     """
-    from ...errors import RuleError  # start-up: loaded when the command runs
-    from ...limits import UsageError, check_count  # start-up: loaded when the command runs
     from .bots import get_bot  # start-up: loaded when the command runs
     from .sim import sheet_win_rates  # loads numba (only when this runs)
 
@@ -172,7 +171,6 @@ def game(
 
     Example: tanglekit zinga game --players 3 --seed 5 --out game.json
     """
-    from ...errors import TanglekitError  # start-up: loaded when the command runs
     from .bots import get_bot, play_bot_game  # start-up: loaded when the command runs
 
     seed = _seed(seed)
@@ -215,9 +213,6 @@ def replay(
 
     Example: tanglekit zinga replay game.json --undo 2 --move none
     """
-    from ...errors import RuleError  # start-up: loaded when the command runs
-    from ...jsonio import check_text_arg, read_json_file  # start-up: loaded when the command runs
-    from ...limits import check_count  # start-up: loaded when the command runs
     from .engine import ZingaGame  # start-up: loaded when the command runs
 
     undo = check_count(undo, "--undo", minimum=0)
@@ -263,7 +258,6 @@ def sheets_generate(
 
     Example: tanglekit zinga sheets generate --seed 1 --svg pads/
     """
-    from ...limits import UsageError, check_count, check_number  # start-up: loaded when the command runs
     from .generate import (  # start-up: loaded when the command runs
         MAX_EFFORT,
         check_settings,
