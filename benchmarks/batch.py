@@ -16,6 +16,8 @@ import sys
 import tempfile
 import time
 
+from ..games.zangle.rules import ZangleOptions
+from ..games.zangle.solo_search import SoloDeal
 from ._table import UNITS, Measure, rate, row
 from ._table import table as md_table
 
@@ -32,9 +34,6 @@ def tanglung_inputs(n: int, seed: int) -> list[str]:
 
 
 def zangle_inputs(n: int, seed: int) -> list[str]:
-    from ..games.zangle.rules import ZangleOptions
-    from ..games.zangle.solo_search import SoloDeal
-
     opts = ZangleOptions(piles=5)
     return [SoloDeal.from_seed(seed * 1_000_003 + i, opts).share_id() for i in range(n)]
 

@@ -15,6 +15,8 @@ import os
 import sys
 from pathlib import Path
 
+from tanglekit.shapes.registry import get_lattice
+
 from ._table import UNITS, rate, row
 from ._table import measure as measure_row
 from ._table import table as md_table
@@ -41,7 +43,7 @@ OEIS_CLASSES = {
 def _cache_present() -> str:
     if os.environ.get("NUMBA_CACHE_DIR"):
         return "unknown (NUMBA_CACHE_DIR set)"
-    import tanglekit.shapes.enumerate as mod
+    import tanglekit.shapes.enumerate as mod  # loads numpy (only when this runs)
 
     cache = Path(mod.__file__).resolve().parent / "__pycache__"
     # numba still recompiles if the source changed since (it keeps a hash of the source)
@@ -53,8 +55,11 @@ def _oeis(known: list[int], n: int, count: int) -> str:
 
 
 def _table(lattice: str, top: int, ref_seconds: float) -> list[str]:
-    from tanglekit.shapes.enumerate import _run_count, count_polyforms, reference_count_polyforms
-    from tanglekit.shapes.registry import get_lattice
+    from tanglekit.shapes.enumerate import (  # loads numpy (only when this runs)
+        _run_count,
+        count_polyforms,
+        reference_count_polyforms,
+    )
 
     lat = get_lattice(lattice)
     rows = []
@@ -103,7 +108,7 @@ def main(argv: list[str] | None = None) -> None:
     ref_seconds = args.ref_seconds if args.ref_seconds is not None else (1.0 if args.quick else 3.0)
 
     cached = _cache_present()  # imports the module (numpy only; numba loads on the first call)
-    from tanglekit.shapes.enumerate import count_polyforms, count_polyforms_by_size
+    from tanglekit.shapes.enumerate import count_polyforms, count_polyforms_by_size  # loads numpy (only when this runs)
 
     # the cold row runs before anything loads numba in this process, in a forked child
     cold = measure_row(count_polyforms, tri, "triangle", "fixed")

@@ -36,6 +36,8 @@ import subprocess
 import sys
 import time
 
+from tanglekit.solver.exact_cover import ExactCover, count_solutions, first_solution
+from tanglekit.solver.tiling import TilingProblem, parse_region, piece_set
 
 # key: (label, region, pieces, raw count); the colour problem and its count are built apart
 _TILINGS = {
@@ -59,7 +61,6 @@ def edge_matching(w: int, h: int, k: int, seed: int = 1, count: bool = True):
     items the cell's inner edges coloured with the tile's edge colours."""
     import random
 
-    from tanglekit.solver.exact_cover import ExactCover, count_solutions
 
     rng = random.Random(seed)
     horiz = {(x, y): rng.randint(1, k) for x in range(w - 1) for y in range(h)}  # edge right of (x, y)
@@ -106,7 +107,6 @@ def problem(key: str):
     if key in _EDGE:
         label, w, k, n = _EDGE[key]
         return label, edge_matching(w, w, k, seed=1, count=False)[0], n
-    from tanglekit.solver.tiling import TilingProblem, parse_region, piece_set
 
     label, region, pieces, n = _TILINGS[key]
     return label, TilingProblem(parse_region(region), piece_set(pieces)).exact_cover, n
@@ -177,7 +177,6 @@ def _tool(tool: str, ec, cap: float):
 
         for mod in ("dlx", "dlx_bitset", "dlx_firstcell"):  # the kernels' modules, imported untimed
             importlib.import_module(f"tanglekit.solver.{mod}")  # like the other tools' modules
-        from tanglekit.solver.exact_cover import count_solutions, first_solution
 
         kernel = {"tanglekit": "auto", "tanglekit bitset": "bitset", "tanglekit links": "links"}[tool]
 

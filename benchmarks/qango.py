@@ -12,6 +12,18 @@ import os
 import random
 import time
 
+from ..games.qango import Position, load_board
+from ..games.qango.board import board_from_json
+from ..games.qango.bots import make_bot
+from ..games.qango.generate import random_position
+from ..games.qango.proof import load_proof
+from ..games.qango.reference import reference_solve
+from ..games.qango.table import ROWS, proof_path
+from ._table import UNITS, rate
+from ._table import row as table_row
+from ._table import measure as measure_row
+from ._table import table as md_table
+
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -45,13 +57,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.dfpn_steps:
         return dfpn_steps(args.time_limit or (20.0 if args.quick else 120.0), args.seed, args.quick)
 
-    from ..games.qango import Position, load_board
-    from ..games.qango.generate import random_position
-    from ..games.qango.reference import reference_solve
-    from ..games.qango.solve import QangoSolver
-    from ._table import UNITS, rate, row
-    from ._table import measure as measure_row
-    from ._table import table as md_table
+    from ..games.qango.solve import QangoSolver  # loads numpy (only when this runs)
 
     limit = args.time_limit or (10.0 if args.quick else 60.0)
     n_mid = 20 if args.quick else 100
@@ -86,7 +92,7 @@ def main(argv: list[str] | None = None) -> None:
         for method, label in (("pns", "df-pn + threat search + holds"), ("id", "iterative deepening")):
             m = ms[method]
             ratio = rate(1, m) / rate(1, ms["id"]) if method == "pns" and both else None
-            lines.append(row(title, label, 1, m, ratio=ratio,
+            lines.append(table_row(title, label, 1, m, ratio=ratio,
                              notes=notes[method] + (", vs iterative deepening" if ratio is not None else ""),
                              limited=f"time-limited ({limit:g} s wall)" if m.value[0] == "unknown" else False))
 
@@ -105,9 +111,9 @@ def main(argv: list[str] | None = None) -> None:
     task = "QANGO 6 quiet mid-game positions (8+ counters, 5 s limit each)"
     mi = measure_row(mid, "id")
     mp = measure_row(mid, "pns")
-    lines.append(row(task, "df-pn + threat search + holds", n_mid, mp, ratio=rate(n_mid, mp) / rate(n_mid, mi),
+    lines.append(table_row(task, "df-pn + threat search + holds", n_mid, mp, ratio=rate(n_mid, mp) / rate(n_mid, mi),
                      notes=f"{mp.value[1]}; {mp.value[0]:,} nodes; vs iterative deepening"))
-    lines.append(row(task, "iterative deepening", n_mid, mi, notes=f"{mi.value[1]}; {mi.value[0]:,} nodes"))
+    lines.append(table_row(task, "iterative deepening", n_mid, mi, notes=f"{mi.value[1]}; {mi.value[0]:,} nodes"))
 
     ends = [random_position(b6, rng, max_empty=11, min_counters=25) for _ in range(n_end)]
 
@@ -119,9 +125,9 @@ def main(argv: list[str] | None = None) -> None:
     mr = measure_row(lambda: [reference_solve(p, max_empty=11) for p in ends])
     agree = sum(a == b for a, b in zip(me.value, mr.value))
     task = "QANGO 6 near-end positions (9-11 empty)"
-    lines.append(row(task, "numba solver", n_end * me.reps, me, ratio=rate(n_end * me.reps, me) / rate(n_end, mr),
+    lines.append(table_row(task, "numba solver", n_end * me.reps, me, ratio=rate(n_end * me.reps, me) / rate(n_end, mr),
                      notes="vs plain-Python reference minimax"))
-    lines.append(row(task, "plain-Python reference minimax", n_end, mr, notes=f"agrees on {agree}/{n_end}"))
+    lines.append(table_row(task, "plain-Python reference minimax", n_end, mr, notes=f"agrees on {agree}/{n_end}"))
     print(UNITS)
     print()
     print(f"Empty boards: one solve each, stopped after {limit:g} s of wall time; nodes: df-pn expansions "
@@ -134,10 +140,6 @@ def perfect_table(seed: int) -> None:
     """The ``perfect`` bot (exact search, the shipped certificates, df-pn) against a random player,
     one game as X and one as O, and against itself (which must reach the row's value), on every
     board and opening: the results and the bot's time per move."""
-    from ..games.qango import Position, load_board
-    from ..games.qango.bots import make_bot
-    from ..games.qango.table import ROWS
-
     c0 = time.process_time()
     perfect = make_bot("perfect")  # loads the kernels (once per process)
     warm = time.process_time() - c0
@@ -179,9 +181,7 @@ def rows_table() -> None:
     within L - 2); CPU seconds on one core. The rows of ``qango table``."""
     from dataclasses import replace
 
-    from ..games.qango import Position, load_board
-    from ..games.qango.solve import QangoSolver
-    from ..games.qango.table import ROWS
+    from ..games.qango.solve import QangoSolver  # loads numpy (only when this runs)
 
     b6 = load_board("6")
     QangoSolver(b6, None).solve_pns(Position(b6))  # compile / load outside the timing
@@ -220,10 +220,7 @@ def cross_check(name: str, n: int, seconds: float, seed: int) -> None:
     how many it leaves undecided, and how many it contradicts (which would make the leaf wrong)."""
     from importlib import resources
 
-    from ..games.qango.board import board_from_json
-    from ..games.qango.proof import load_proof
-    from ..games.qango.solve import QangoSolver, _Timeout
-    from ..games.qango.table import proof_path
+    from ..games.qango.solve import QangoSolver, _Timeout  # loads numpy (only when this runs)
 
     with resources.as_file(proof_path(name)) as p:
         doc = load_proof(p)
@@ -254,8 +251,7 @@ def split_table() -> None:
     reply) shared out over two forked processes: wall seconds and CPU seconds of all processes."""
     import resource
 
-    from ..games.qango import Position, load_board
-    from ..games.qango.solve import QangoSolver
+    from ..games.qango.solve import QangoSolver  # loads numpy (only when this runs)
 
     def cpu():
         a, b = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -296,9 +292,7 @@ def dfpn_steps(limit: float, seed: int, quick: bool = False) -> None:
     """df-pn step by step (each step's effect measured alone and together): the oracle called from
     Python or answered inside the kernel, dead-cell pruning, and the holds test (pairs + Erdős–Selfridge
     potential), on the hard rows and a mid-game set; prints a Markdown table (CPU seconds)."""
-    from ..games.qango import Position, load_board
-    from ..games.qango.generate import random_position
-    from ..games.qango.solve import QangoSolver, _Timeout
+    from ..games.qango.solve import QangoSolver, _Timeout  # loads numpy (only when this runs)
 
     b6 = load_board("6")
     for _, inner, prune, hold in STEPS:  # compile / load outside the timing

@@ -12,14 +12,15 @@ from __future__ import annotations
 import argparse
 import random
 
+from ..errors import SolverError
+from ..games.tangle import TangleGame
 from ._table import UNITS, rate, row
 from ._table import measure as measure_row
 from ._table import table as md_table
 
 
 def fixed_positions(n: int):
-    from ..games.tangle import TangleGame
-    from ..games.tangle.bots import make_bot
+    from ..games.tangle.bots import make_bot  # loads pydantic (only when this runs)
 
     g = TangleGame(players=2)
     out = []
@@ -38,8 +39,7 @@ def fixed_positions(n: int):
 
 
 def _brute(s, cap):
-    from ..errors import SolverError
-    from ..games.tangle.search import brute_force_best_turn
+    from ..games.tangle.search import brute_force_best_turn  # loads pydantic (only when this runs)
 
     try:
         return brute_force_best_turn(s, "points", node_limit=cap)[0]
@@ -51,8 +51,11 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="3 positions, fewer repetitions")
     args = ap.parse_args(argv)
-    from ..games.tangle.movegen import legal_placements_fast, legal_placements_reference
-    from ..games.tangle.search import best_turn
+    from ..games.tangle.movegen import (  # loads numba (only when this runs)
+        legal_placements_fast,
+        legal_placements_reference,
+    )
+    from ..games.tangle.search import best_turn  # loads pydantic (only when this runs)
 
     n = 3 if args.quick else 8
     cap = 2_000 if args.quick else 20_000

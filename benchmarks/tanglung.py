@@ -11,14 +11,27 @@ from __future__ import annotations
 import argparse
 import random
 
+from ..games.tanglung import TanglungOptions, random_layout
+from ..games.tanglung.cards import default_card_set
+from ..games.tanglung.duel import DuelGame
+from ..games.tanglung.duel_search import solve_position
+from ..games.tanglung.generate import census_chunk, census_chunk_reference
+from ..games.tanglung.layout import count_standard_layouts
+from ..games.tanglung.moves import solo_move_table
+from ..games.tanglung.solo import initial_lit
+from ..games.tanglung.solo_search import (
+    no_revisit_tour,
+    no_revisit_tour_cpsat,
+    solve_solo,
+    solve_solo_many,
+    solve_solo_reference,
+)
 from ._table import UNITS, rate, row
 from ._table import measure as measure_row
 from ._table import table as md_table
 
 
 def _solve_all(layouts, opts, method="astar", engine="auto"):
-    from ..games.tanglung.solo_search import solve_solo
-
     return sum(solve_solo(lay, options=opts, method=method, engine=engine).expanded for lay in layouts)
 
 
@@ -33,14 +46,6 @@ def main(argv: list[str] | None = None) -> None:
         _print(census_rows(args.quick, args.seed), args.quick)
         return
 
-    from ..games.tanglung import TanglungOptions, random_layout
-    from ..games.tanglung.duel import DuelGame
-    from ..games.tanglung.moves import solo_move_table
-    from ..games.tanglung.solo import initial_lit
-    from ..games.tanglung.duel_search import solve_position
-    from ..games.tanglung.solo_search import (
-        no_revisit_tour, no_revisit_tour_cpsat, solve_solo, solve_solo_many, solve_solo_reference,
-    )
 
     n_fast = 100 if args.quick else 2000
     n_py = 10 if args.quick else 100
@@ -105,10 +110,6 @@ def main(argv: list[str] | None = None) -> None:
 def census_rows(quick: bool, seed: int) -> list[str]:
     """Census chunks (contiguous rank ranges, as the full census runs them) through the
     per-layout path (unrank + Layout.canonical + solve_solo) and the batch kernel."""
-    from ..games.tanglung.cards import default_card_set
-    from ..games.tanglung.layout import count_standard_layouts
-    from ..games.tanglung.rules import TanglungOptions
-    from ..games.tanglung.generate import census_chunk, census_chunk_reference
 
     cs = default_card_set()
     total = count_standard_layouts(cs)

@@ -13,6 +13,9 @@ import argparse
 
 import numpy as np
 
+from ..games.zangle import default_deck
+from ..games.zangle.finder import batch_zangles, deck_sids, deck_table, find_zangles
+from ..games.zangle.reference import reference_zangles
 from ._table import UNITS, rate, row
 from ._table import measure as measure_row
 from ._table import table as md_table
@@ -24,10 +27,6 @@ def _deals(n_deals: int, n_cards: int, seed: int) -> np.ndarray:
 
 
 def run(quick: bool = False, seed: int = 1) -> list[dict]:
-    from ..games.zangle import default_deck
-    from ..games.zangle.finder import batch_zangles, deck_sids, deck_table, find_zangles
-    from ..games.zangle.reference import reference_zangles
-
     deck = default_deck()
     table = deck_table(deck)
     sids = deck_sids(deck, table)

@@ -22,13 +22,14 @@ import subprocess
 import sys
 import time
 
+from ..games.zangle.rules import ZangleOptions
+from ..games.zangle.solo_search import SoloDeal, reference_solve, solve_deal
+
 BUDGET = 2_000_000
 
 
 def _warm(opts_list) -> None:
     """Load every kernel the rows time: search (first line and count), playouts, the finder."""
-    from ..games.zangle.solo_search import SoloDeal, solve_deal
-
     for opts in opts_list:
         for seed in range(3):
             solve_deal(SoloDeal.from_seed(seed, opts))
@@ -55,9 +56,6 @@ def _cold() -> dict:
 
 
 def run(quick: bool = False, seed: int = 1) -> tuple[list[dict], dict, dict]:
-    from ..games.zangle.rules import ZangleOptions
-    from ..games.zangle.solo_search import SoloDeal, reference_solve, solve_deal
-
     plan = ((5, 60 if quick else 400), (6, 30 if quick else 200))
     cold = _cold()
     _warm([ZangleOptions(piles=p) for p, _ in plan] + [ZangleOptions(piles=4)])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..games.zinga.sheet import load_sheets
 from ._table import UNITS, rate, row
 from ._table import measure as measure_row
 from ._table import table as md_table
@@ -22,8 +23,7 @@ def measure(players: int = 4, plain_games: int = 200, kernel_games: int = 100_00
 
     import numpy as np
 
-    from ..games.zinga.sheet import load_sheets
-    from ..games.zinga.sim import simulate_games, simulate_games_plain
+    from ..games.zinga.sim import simulate_games, simulate_games_plain  # loads numba (only when this runs)
 
     sheets = (load_sheets() * 2)[:players]
     bots = [bot] * players
