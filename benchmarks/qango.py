@@ -20,8 +20,8 @@ from ..games.qango.proof import load_proof
 from ..games.qango.reference import reference_solve
 from ..games.qango.table import ROWS, proof_path
 from ._table import UNITS, rate
-from ._table import row as table_row
 from ._table import measure as measure_row
+from ._table import row as table_row
 from ._table import table as md_table
 
 

@@ -30,7 +30,7 @@ def _fill(cmd, f):
     return [str(f) if a == "{f}" else a for a in cmd]
 
 
-# the commands by the reader they share: positions and puzzles (games.qango.generate.read_position_source),
+# the commands by the reader they share: positions and puzzles (games.qango.sources.read_position_source),
 # proofs, boards (load_board_spec)
 READERS = [FILE_COMMANDS[:4], FILE_COMMANDS[4:5], FILE_COMMANDS[5:]]
 

@@ -5,13 +5,7 @@ from pathlib import Path
 
 import pytest
 from tanglekit.errors import FormatError, RuleError, TanglekitError
-from tanglekit.games.qango import (
-    Game,
-    QangoOptions,
-    board_from_json,
-    load_board,
-    parse_position,
-)
+from tanglekit.games.qango import Game, QangoOptions, board_from_json, load_board, parse_position
 from tanglekit.games.qango.proof import verify_proof
 
 RULES_TRIPLES = {
@@ -226,7 +220,7 @@ def test_cli_puzzle_board_show(tmp_path):
     board = load_board(str(tmp_path / "b.json"))
     assert len(board.triples) == 12
     assert json.loads(b.stdout)["seed_id"] == "qango:board,w=6,h=6#2"
-    from tanglekit.games.qango.generate import load_board_spec
+    from tanglekit.games.qango.boards import load_board_spec
 
     for spec in ("qango-board:6x6#2", "qango:board,w=6,h=6#2", json.loads(b.stdout)["id"]):
         assert load_board_spec(spec).to_json()["triples"] == board.to_json()["triples"]

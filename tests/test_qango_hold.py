@@ -2,11 +2,10 @@
 
 import copy
 
-
 from tanglekit.games.qango import load_board
+from tanglekit.games.qango.cert import certificate, make_hold_proof
 from tanglekit.games.qango.position import parse_position
 from tanglekit.games.qango.proof import verify_proof
-from tanglekit.games.qango.cert import certificate, make_hold_proof
 from tanglekit.games.qango.solve import QangoSolver
 
 DRAWN = "..XX../.O.XOO/.XO..X/..XXOX/X.OO../XO..O."  # 14 empty cells, a draw (iterative deepening)

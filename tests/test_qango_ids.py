@@ -5,15 +5,15 @@ by every command that takes that kind of thing."""
 import json
 
 import pytest
-
 from hostile import run_cli
-
 from tanglekit.games.qango import board_from_json, load_board
 from tanglekit.games.qango.board import board_layout
+from tanglekit.games.qango.boards import generate_board
+from tanglekit.games.qango.generate import generate_puzzle
+from tanglekit.games.qango.ids import board_ids, position_id
 from tanglekit.games.qango.position import Position, parse_position
+from tanglekit.games.qango.sources import read_position_source
 from tanglekit.generators.ids import resolve, split_id
-from tanglekit.games.qango.generate import (board_ids, generate_board, generate_puzzle, position_id,
-                                        read_position_source)
 
 OPENINGS = {"6": ["standard", "castle", "tournament"],
             "7": ["standard", "castle", "professionals-1", "professionals-2"],
@@ -80,7 +80,7 @@ def test_generated_board_puzzles_and_board_ids():
     desc, sid = board_ids(b)
     assert sid == "qango:board,w=5,h=5#3"
     for text in (desc, sid, "qango-board:5x5#3"):
-        from tanglekit.games.qango.generate import load_board_spec
+        from tanglekit.games.qango.boards import load_board_spec
 
         assert board_layout(load_board_spec(text)) == board_layout(b)
     puz = generate_puzzle(b, 2, seed=1)

@@ -3,7 +3,6 @@
 import random
 
 import numpy as np
-
 from tanglekit.games.qango.board import load_board
 from tanglekit.games.qango.position import has_win
 from tanglekit.games.qango.solve import QangoSolver

@@ -7,12 +7,11 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-
 from tanglekit.games.qango import Position, board_from_json, load_board
+from tanglekit.games.qango.cert import make_proof
 from tanglekit.games.qango.position import has_win, parse_position
 from tanglekit.games.qango.proof import verify_proof
 from tanglekit.games.qango.reference import reference_solve
-from tanglekit.games.qango.cert import make_proof
 from tanglekit.games.qango.solve import QangoSolver
 
 SMALL = {"name": "s54", "width": 5, "height": 4,
@@ -171,7 +170,6 @@ def test_popcount_has_no_overflow_miscompile():
     """popcount inside a vectorisable reduction loop (numba int64 overflow is undefined behaviour;
     a multiply-based popcount gave wrong bits here)."""
     from numba import njit
-
     from tanglekit.games.qango import kernels as K
 
     @njit

@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from tanglekit.games.qango.board import load_board
 from tanglekit.games.qango.position import Position, has_win
 from tanglekit.games.qango.reference import reference_solve
@@ -81,9 +80,8 @@ def test_small_solver_gives_up_past_its_budget_and_on_large_positions():
 def test_cli_solve_is_the_same_through_either_engine(monkeypatch):
     import json
 
-    from typer.testing import CliRunner
-
     from tanglekit.cli import app
+    from typer.testing import CliRunner
 
     out = {}
     for engine in ("python", "kernel"):

@@ -5,13 +5,11 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-
 from budget import sweep
-
 from tanglekit.games.qango import Position, board_from_json, load_board, parse_position
+from tanglekit.games.qango.cert import make_proof
 from tanglekit.games.qango.position import has_win
 from tanglekit.games.qango.reference import reference_solve
-from tanglekit.games.qango.cert import make_proof
 from tanglekit.games.qango.solve import QangoSolver, solve_position
 
 # small custom boards so the reference can play whole games (values up to long wins and losses)
@@ -110,7 +108,8 @@ def test_lost_position_proof_and_finished_games():
 
 
 def test_puzzle_generator_unique_key_move_and_ids():
-    from tanglekit.games.qango.generate import generate_puzzle, puzzle_from_id, verify_puzzle
+    from tanglekit.games.qango.generate import generate_puzzle, verify_puzzle
+    from tanglekit.games.qango.sources import puzzle_from_id
 
     puz = generate_puzzle("6", k=3, seed=5)
     assert verify_puzzle(puz)
@@ -125,7 +124,7 @@ def test_puzzle_generator_unique_key_move_and_ids():
 
 def test_board_generator_partitions_into_coloured_triples():
     from tanglekit.games.qango.board import triple_connected
-    from tanglekit.games.qango.generate import generate_board
+    from tanglekit.games.qango.boards import generate_board
 
     for seed, (w, h) in enumerate([(6, 6), (7, 7), (5, 6)]):
         b = generate_board(w, h, seed)
@@ -142,8 +141,8 @@ def test_board_generator_partitions_into_coloured_triples():
 
 def test_midgame_wins_have_valid_proofs():
     """Wins found by the pruned search on random QANGO 6 / 7 Plus positions check out independently."""
-    from tanglekit.games.qango.proof import verify_proof
     from tanglekit.games.qango.generate import random_position
+    from tanglekit.games.qango.proof import verify_proof
 
     checked = 0
     for name in ("6", "7plus"):

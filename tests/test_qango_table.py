@@ -5,8 +5,8 @@ from importlib import resources
 
 import pytest
 from tanglekit.games.qango import Position, load_board
-from tanglekit.games.qango.proof import verify_proof
 from tanglekit.games.qango.book import book_move
+from tanglekit.games.qango.proof import verify_proof
 from tanglekit.games.qango.table import ROWS, proof_path, solved_table
 
 FAST = {"qango6-standard.json.gz"}  # the rest in the slow run (the v3 kinds: tests/test_qango_holds.py)

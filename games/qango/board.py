@@ -14,8 +14,17 @@ from importlib import resources
 from pathlib import Path
 
 from ...errors import FormatError
-from ...jsonio import (check_text_arg, expect_format, plain_int, plain_keys, plain_text, read_json_file,
-                       register_format, short, validate)
+from ...jsonio import (
+    check_text_arg,
+    expect_format,
+    plain_int,
+    plain_keys,
+    plain_text,
+    read_json_file,
+    register_format,
+    short,
+    validate,
+)
 from .svg import board_svg
 
 #: Built-in board names and the aliases the CLI accepts for them.
@@ -416,7 +425,7 @@ def load_board(spec: "str | Path | dict | Board | None" = None) -> Board:
     if key in BOARD_ALIASES:
         return _builtin(BOARD_ALIASES[key])
     if key.startswith(("qango-board:", "qango:")):  # IDs are resolved by games/qango/generate.py (a higher layer)
-        raise FormatError(f"board ID {short(str(spec))}: read it with games.qango.generate.load_board_spec "
+        raise FormatError(f"board ID {short(str(spec))}: read it with games.qango.boards.load_board_spec "
                           "(the command line does)")
     path = Path(str(spec))
     try:

@@ -40,7 +40,7 @@ def _board_rules(board: Optional[str], opening: Optional[str], option: Optional[
         raise RuleError("max_counters must be between 1 and 63")
     b = None
     if board is not None:
-        from .generate import load_board_spec  # start-up: loaded when the command runs
+        from .boards import load_board_spec  # start-up: loaded when the command runs
 
         b = load_board_spec(board)
     return b, opening, opts.max_counters
@@ -51,8 +51,8 @@ def _position(spec: str, board, opening: Optional[str], max_counters=None):
     (position, puzzle or None, opening name)."""
     from dataclasses import replace
 
-    from .generate import read_position_source  # start-up: loaded when the command runs
     from .position import Position  # start-up: loaded when the command runs
+    from .sources import read_position_source  # start-up: loaded when the command runs
 
     pos, puz, src_opening = read_position_source(spec, board)
     b = pos.board
@@ -162,7 +162,7 @@ def _solve_small(pos, deadline, method: str):
 
 def _solve_json(pos, res, opening: str) -> dict:
     """The solve result in the JSON vocabulary (docs/json.md), earlier keys kept."""
-    from .generate import position_id  # start-up: loaded when the command runs
+    from .ids import position_id  # start-up: loaded when the command runs
     from .position import counters_of  # start-up: loaded when the command runs
 
     out = res.to_json()
@@ -298,7 +298,7 @@ def show_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print the position and board as JSON."),
 ) -> None:
     """Draw a position (terminal colours or SVG)."""
-    from .generate import position_id  # start-up: loaded when the command runs
+    from .ids import position_id  # start-up: loaded when the command runs
     from .svg import board_svg, board_terminal  # start-up: loaded when the command runs
 
     b0, _, _ = _board_rules(board, None, None)
@@ -328,7 +328,8 @@ def puzzle_generate_cmd(
     import json
 
     from ...generators.ids import MAX_SEED  # start-up: loaded when the command runs
-    from .generate import generate_puzzle, load_board_spec  # start-up: loaded when the command runs
+    from .boards import load_board_spec  # start-up: loaded when the command runs
+    from .generate import generate_puzzle  # start-up: loaded when the command runs
 
     deadline = Deadline(_time_limit(time_limit))
     k = check_count(k, "--k", minimum=2, maximum=8)
@@ -382,7 +383,7 @@ def puzzle_solve_cmd(
     json_out: bool = typer.Option(False, "--json"),
 ) -> None:
     """Show a puzzle's key move."""
-    from .generate import read_position_source  # start-up: loaded when the command runs
+    from .sources import read_position_source  # start-up: loaded when the command runs
 
     _, puz, _ = read_position_source(puzzle_id)
     if puz is None:
@@ -400,7 +401,8 @@ def board_show_cmd(
     json_out: bool = typer.Option(False, "--json"),
 ) -> None:
     """Show a board: colours, triples, pattern counts, opening rules."""
-    from .generate import board_ids, load_board_spec  # start-up: loaded when the command runs
+    from .boards import load_board_spec  # start-up: loaded when the command runs
+    from .ids import board_ids  # start-up: loaded when the command runs
     from .svg import board_svg, board_terminal  # start-up: loaded when the command runs
 
     b = load_board_spec(board)
@@ -434,7 +436,8 @@ def board_generate_cmd(
 
     from ...generators.ids import MAX_SEED  # start-up: loaded when the command runs
     from .board import BOARD_FORMAT  # start-up: loaded when the command runs
-    from .generate import board_ids, generate_board, score_board  # start-up: loaded when the command runs
+    from .boards import generate_board, score_board  # start-up: loaded when the command runs
+    from .ids import board_ids  # start-up: loaded when the command runs
     from .position import value_text  # start-up: loaded when the command runs
     from .svg import board_svg  # start-up: loaded when the command runs
 
@@ -486,8 +489,8 @@ def play_cmd(
 ) -> None:
     """Play in the terminal (the common play session): human vs bot, or bot vs bot with --bot2."""
     from ...generators.ids import MAX_SEED  # start-up: loaded when the command runs
+    from .boards import load_board_spec  # start-up: loaded when the command runs
     from .bots import make_bot  # start-up: loaded when the command runs
-    from .generate import load_board_spec  # start-up: loaded when the command runs
 
     seed = check_count(seed, "--seed", minimum=0, maximum=MAX_SEED - 1)
     think = check_number("--think", think, minimum=0.001, maximum=3600.0)

@@ -40,7 +40,7 @@ class QangoPlugin(GamePlugin):
         return hint(state)
 
     def resolve_id(self, parsed: ParsedId) -> Instance:
-        from .generate import resolve_id  # start-up: the plugin module stays cheap to import
+        from .sources import resolve_id  # start-up: the plugin module stays cheap to import
 
         return resolve_id(parsed)
 
