@@ -14,8 +14,9 @@ import argparse
 import numpy as np
 
 from ..games.zangle import default_deck
-from ..games.zangle.finder import batch_zangles, deck_sids, deck_table, find_zangles
+from ..games.zangle.moves import batch_zangles, deck_sids, find_zangles
 from ..games.zangle.reference import reference_zangles
+from ..games.zangle.table import deck_table
 from ._table import UNITS, rate, row
 from ._table import measure as measure_row
 from ._table import table as md_table

@@ -294,16 +294,16 @@ def test_generated_valid_deals_answered(deal, tmp_path_factory):
 def test_tiling_table_budget(monkeypatch):
     """A universe of shapes whose table needs too many piece sets is refused, not built forever."""
     from tanglekit.errors import SolverError
-    from tanglekit.games.zangle import moves
+    from tanglekit.games.zangle import table
     from tanglekit.games.zangle.cards import default_deck
 
-    shipped = moves.TilingTable(default_deck().shapes, engine="backtrack")  # read from the shipped file
-    monkeypatch.setattr(moves, "SHIPPED", None)  # built here: the shipped table is what it builds
-    built = moves.TilingTable(default_deck().shapes, engine="backtrack")
+    shipped = table.TilingTable(default_deck().shapes, engine="backtrack")  # read from the shipped file
+    monkeypatch.setattr(table, "SHIPPED", None)  # built here: the shipped table is what it builds
+    built = table.TilingTable(default_deck().shapes, engine="backtrack")
     assert built._sets_tried == 75 and shipped._sets_tried == 0 and built.entries == shipped.entries
-    monkeypatch.setattr(moves, "MAX_TABLE_SETS", 74)
+    monkeypatch.setattr(table, "MAX_TABLE_SETS", 74)
     with pytest.raises(SolverError, match="too large a tiling table"):
-        moves.TilingTable(default_deck().shapes)
+        table.TilingTable(default_deck().shapes)
 
 
 @pytest.mark.parametrize("args", [

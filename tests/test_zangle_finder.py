@@ -5,26 +5,16 @@ import random
 
 import numpy as np
 import pytest
-
 from budget import sweep
-
 from tanglekit.games.zangle import ZangleOptions, default_deck, parse_deal
 from tanglekit.games.zangle.cards import free_polyiamonds, make_deck
-from tanglekit.shapes.polyform import Polyform
-from tanglekit.games.zangle.finder import (
-    CardRef,
-    TilingTable,
-    batch_zangles,
-    deck_sids,
-    deck_table,
-    find_zangles,
-    find_zangles_in_deal,
-    format_zangles,
-    tile_shape,
-    zangle_svg,
-    zangles_to_json,
-)
+from tanglekit.games.zangle.finder import find_zangles_in_deal, format_zangles, zangles_to_json
+from tanglekit.games.zangle.moves import CardRef, batch_zangles, deck_sids, find_zangles
 from tanglekit.games.zangle.reference import reference_zangles
+from tanglekit.games.zangle.shape_tiler import tile_shape
+from tanglekit.games.zangle.svg import zangle_svg
+from tanglekit.games.zangle.table import TilingTable, deck_table
+from tanglekit.shapes.polyform import Polyform
 
 MONO = [[0, 0]]
 DIAMOND = [[0, 0], [0, 1]]

@@ -16,6 +16,7 @@ import pytest
 from budget import sweep
 
 from tanglekit.games.zangle import default_deck, moves
+from tanglekit.games.zangle import table as tables
 from tanglekit.games.zangle.cards import _deck_model, _quick_deck, free_polyiamonds, make_deck
 from tanglekit.games.zangle.deal import _deal_model, _quick_deal
 from tanglekit.games.zangle.rules import ZangleOptions
@@ -36,7 +37,7 @@ def _hex_deck():
 @pytest.mark.parametrize("deck", [None, "hex"])
 def test_plain_finder_equals_the_kernel_in_order(deck):
     d = _hex_deck() if deck else default_deck()
-    table = moves.deck_table(d)
+    table = tables.deck_table(d)
     rng = random.Random(11)
     cards = list(d.cards)
     found = 0
@@ -64,10 +65,10 @@ def test_find_zangles_json_is_the_same_through_either_engine(monkeypatch):
 
 def test_shipped_table_is_the_built_one(tmp_path, monkeypatch):
     shapes = list(default_deck().shapes)
-    shipped = moves.TilingTable(shapes)
+    shipped = tables.TilingTable(shapes)
     assert shipped._sets_tried == 0  # read from games/zangle/data, not built
-    monkeypatch.setattr(moves, "SHIPPED", tmp_path)
-    built = moves.TilingTable(shapes)
+    monkeypatch.setattr(tables, "SHIPPED", tmp_path)
+    built = tables.TilingTable(shapes)
     assert built._sets_tried > 0 and built.entries == shipped.entries
     assert np.array_equal(built.keys, shipped.keys) and built.areas == shipped.areas == list(built.area)
 

@@ -1,15 +1,13 @@
 """Zangle deal statistics: the batch kernel's table share agrees with find_zangles; CIs; CLI."""
 
-import pytest
-
 import json
 
 import numpy as np
-
-from tanglekit.games.zangle.cli import stats_command
+import pytest
 from tanglekit.games.zangle import default_deck
+from tanglekit.games.zangle.cli import stats_command
 from tanglekit.games.zangle.generate import deal_stats, wilson
-from tanglekit.games.zangle.finder import find_zangles
+from tanglekit.games.zangle.moves import find_zangles
 
 
 def test_wilson():

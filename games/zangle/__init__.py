@@ -3,11 +3,11 @@
 Heavy modules (numba) are only imported by the finder when a search actually runs.
 """
 
+from . import engine as _engine  # noqa: F401,E402  (registers the move-log format)
 from .cards import Card, Deck, default_deck, load_deck
 from .deal import Deal, load_deal, parse_deal
 from .rules import ZangleOptions
 from .solo_deal import SoloDeal  # registers the solo deal format beside the deal and deck formats
-from . import engine as _engine  # noqa: F401,E402  (registers the move-log format)
 
 __all__ = [
     "Card",

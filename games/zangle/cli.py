@@ -47,12 +47,8 @@ def load_deal(source, deck):
 def find_command(deal_path: str | Path, deck_path: str | Path | None = None, as_json: bool = False,
                  svg_path: str | Path | None = None, options: ZangleOptions | None = None) -> str:
     """``tanglekit zangle find DEAL.json [--deck FILE] [--json] [--svg FILE]``."""
-    from .finder import (  # start-up: loaded when the command runs
-        find_zangles_in_deal,
-        format_zangles,
-        zangle_svg,
-        zangles_to_json,
-    )
+    from .finder import find_zangles_in_deal, format_zangles, zangles_to_json  # start-up: loaded when the command runs
+    from .svg import zangle_svg  # start-up: loaded when the command runs
 
     deck = load_deck(deck_path)
     deal = load_deal(deal_path, deck)

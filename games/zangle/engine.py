@@ -20,8 +20,9 @@ from typing import Annotated, Any, Literal, Optional, Sequence
 from ...errors import FormatError, RuleError
 from ...jsonio import register_format
 from .cards import Card, Deck, default_deck
-from .moves import deck_table, find_zangles
+from .moves import find_zangles
 from .rules import ZangleOptions
+from .table import deck_table
 
 TERMINAL = -4  # current_player() of a finished game (OpenSpiel's kTerminalPlayerId)
 

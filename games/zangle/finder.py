@@ -1,58 +1,11 @@
-"""Zangle finder on a deal: every valid Zangle of a table, best first, with its proof, as text
-and JSON. The move generator itself (tiling tables, the numba kernel, proofs) is the games
-layer's ``games/zangle/moves.py``; its names are re-exported here, and this module adds the
-exact-cover tiling engine (``TilingTable(..., engine="exact_cover")``) that tests compare with.
-"""
+"""The Zangle finder's answer for a deal: every valid Zangle of its table, best first, with its
+proof, as text and JSON (the search itself is ``moves.find_zangles``)."""
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Sequence
 
-from ...shapes.polyform import Polyform
-from ...solver.tiling import solve_tiling
-from . import moves as _moves
-from .moves import (  # noqa: F401  (re-exported)
-    ENGINES,
-    MAX_CARDS,
-    PLACE_RANK,
-    CardRef,
-    Zangle,
-    _backtrack_tiling,
-    _choose_z,
-    _kernels,
-    _key,
-    _shape_of,
-    batch_zangles,
-    deck_sids,
-    deck_table,
-    find_zangles,
-    raw_zangles,
-    resolve_engine,
-    tile_shape,
-    tiling_table,
-)
-from .svg import zangle_svg  # noqa: F401  (re-exported)
-
-
-def exact_cover_exists(target: Polyform, pieces: Sequence[Polyform]) -> bool:
-    """Whether ``pieces`` tile ``target``, decided by the exact-cover engine (solver.tiling)."""
-    return bool(solve_tiling(target, list(pieces), each="exactly", mirror=True, query="first").solutions)
-
-
-def tiling_exists(target: Polyform, pieces: Sequence[Polyform], engine: str = "backtrack") -> bool:
-    """Whether ``pieces`` (each used once, rotated/mirrored freely) tile ``target`` exactly."""
-    if engine == "exact_cover":
-        return exact_cover_exists(target, pieces)
-    return tile_shape(target, pieces) is not None
-
-
-class TilingTable(_moves.TilingTable):
-    """The games layer's tiling table, with ``engine="exact_cover"`` available as well."""
-
-    def __init__(self, shapes: Iterable[Polyform], cache_dir=None, engine: str = "auto", exists=None):
-        if resolve_engine(engine) == "exact_cover" and exists is None:
-            exists = exact_cover_exists
-        super().__init__(shapes, cache_dir, engine, exists)
+from .moves import CardRef, Zangle, find_zangles
 
 
 def find_zangles_in_deal(deal, deck=None, options=None, proofs: bool = True) -> list:
@@ -101,20 +54,4 @@ def format_zangles(deal, zangles: Sequence[Zangle]) -> str:
 
 
 
-__all__ = [
-    "CardRef",
-    "TilingTable",
-    "Zangle",
-    "batch_zangles",
-    "deck_sids",
-    "deck_table",
-    "describe_zangle",
-    "find_zangles",
-    "find_zangles_in_deal",
-    "format_zangles",
-    "raw_zangles",
-    "tile_shape",
-    "tiling_table",
-    "zangle_svg",
-    "zangles_to_json",
-]
+__all__ = ["describe_zangle", "find_zangles_in_deal", "format_zangles", "zangles_to_json"]

@@ -34,7 +34,7 @@ from .deal import (
     turn_id_params,
 )
 from .engine import zangle_actions
-from .finder import batch_zangles, deck_sids, deck_table
+from .moves import batch_zangles, deck_sids
 from .rules import ZangleOptions
 from .solo_deal import (
     DIFFICULTIES,
@@ -48,6 +48,7 @@ from .solo_deal import (
 )
 from .solo_search import SoloDeal, check_line, playout_wins, solve_deal
 from .svg import solo_sheet_svg, text_page_svg
+from .table import deck_table
 from .turn import TurnGame
 from .turn_search import turn_go_out
 

@@ -12,7 +12,7 @@ from typing import Sequence
 
 from ...shapes.placements import placements
 from ...shapes.polyform import Polyform
-from .finder import CardRef, _shape_of
+from .moves import CardRef, _shape_of
 
 
 def _placement_masks(piece: Polyform, target: Polyform, memo: dict | None) -> list[int]:

@@ -17,8 +17,9 @@ from __future__ import annotations
 import time
 
 from ...errors import SolverError
-from .moves import card_sids, deck_table, plain_zangles
+from .moves import card_sids, plain_zangles
 from .solo_deal import SoloDeal
+from .table import deck_table
 
 MIDDLE = 3
 K_ZANGLE, K_FILL, K_SKIP, K_DISCARD = 0, 1, 2, 3

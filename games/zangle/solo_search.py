@@ -25,13 +25,13 @@ from ...engines import plain_budget, plain_first
 from ...errors import RuleError, SolverError
 from .cards import default_deck
 from .engine import Action
-from .finder import deck_table
 from .moves import card_sids
 
 # The solo deal, its file format and its descriptive ID live in the games layer; the seed form
 # of an ID needs the generator (games.zangle.generate.load_solo_deal reads every form).
 from .solo_deal import SOLO_FORMAT, SoloDeal, deal_from_share_id, load_solo_deal_file, parse_solo_deal  # noqa: E402,F401 (re-exported)
 from .solo_plain import PlainDeal, _Budget, solve_plain
+from .table import deck_table
 
 ID_PREFIX = "zangle:solo"
 PLAIN_STATES = 1_000  # states a single solve searches in plain Python (about 85 ms of CPU) before the kernel takes over
