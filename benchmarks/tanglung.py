@@ -19,13 +19,8 @@ from ..games.tanglung.generate import census_chunk, census_chunk_reference
 from ..games.tanglung.layout import count_standard_layouts
 from ..games.tanglung.moves import solo_move_table
 from ..games.tanglung.solo import initial_lit
-from ..games.tanglung.solo_search import (
-    no_revisit_tour,
-    no_revisit_tour_cpsat,
-    solve_solo,
-    solve_solo_many,
-    solve_solo_reference,
-)
+from ..games.tanglung.solo_reference import no_revisit_tour_cpsat
+from ..games.tanglung.solo_search import no_revisit_tour, solve_solo, solve_solo_many, solve_solo_reference
 from ._table import UNITS, rate, row
 from ._table import measure as measure_row
 from ._table import table as md_table

@@ -4,16 +4,7 @@ import random
 
 import numpy as np
 import pytest
-
 from tanglekit.games.tanglung.cards import CardSet, default_card_set
-from tanglekit.games.tanglung.layout import (
-    DIAGONAL_SYMMETRIES,
-    count_standard_layouts,
-    rank_standard_layout,
-    unrank_standard_layout,
-)
-from tanglekit.games.tanglung.rules import TanglungOptions
-from tanglekit.games.tanglung.generate import _merge, census, census_chunk, census_chunk_reference
 from tanglekit.games.tanglung.census import (
     _Tables,
     batch_supported,
@@ -21,6 +12,14 @@ from tanglekit.games.tanglung.census import (
     count_no_revisit_reference,
     solve_ranks,
 )
+from tanglekit.games.tanglung.generate import _merge, census, census_chunk, census_chunk_reference
+from tanglekit.games.tanglung.layout import (
+    DIAGONAL_SYMMETRIES,
+    count_standard_layouts,
+    rank_standard_layout,
+    unrank_standard_layout,
+)
+from tanglekit.games.tanglung.rules import TanglungOptions
 from tanglekit.games.tanglung.solo_search import move_graph, solve_solo
 
 DEFAULT = default_card_set()
@@ -81,8 +80,8 @@ def test_move_table_matches_move_graph():
 
 @pytest.mark.parametrize("name", ["default", "dark-roosters"])
 def test_no_revisit_count_matches_python_dp(name):
-    from tanglekit.games.tanglung.kernels import count_no_revisit
     from tanglekit.games.tanglung.census import _dp_workspace
+    from tanglekit.games.tanglung.kernels import count_no_revisit
 
     opts = OPTIONS[name]
     lit0 = 0x8001 if opts.roosters_start_lit else 0

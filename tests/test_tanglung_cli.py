@@ -1,10 +1,10 @@
 """`tanglekit tanglung` commands (run as python -m tanglekit.games.tanglung.cli): JSON forms, errors."""
 
 import json
-
-import pytest
 import subprocess
 import sys
+
+import pytest
 
 EXAMPLE = "CRBF/HDFR/BHFB/RHDC"
 
@@ -19,10 +19,9 @@ def run_process(*args, rc=0, stdin=None):
 
 def run(*args, rc=0, stdin=None):
     """In-process run (fast); library errors surface as exceptions, exit 2 is run_app's job."""
-    from typer.testing import CliRunner
-
-    from tanglekit.games.tanglung.cli import app
     from tanglekit.errors import TanglekitError
+    from tanglekit.games.tanglung.cli import app
+    from typer.testing import CliRunner
 
     r = CliRunner().invoke(app, list(args), input=stdin)
     if rc == 2:

@@ -3,7 +3,6 @@
 import random
 
 import pytest
-
 from tanglekit.errors import RuleError
 from tanglekit.games.tanglung import SoloGame, TanglungOptions, load_card_set, random_layout
 from tanglekit.games.tanglung.coop import solve_coop

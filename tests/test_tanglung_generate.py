@@ -3,11 +3,8 @@
 import json
 
 import pytest
-
 from tanglekit.errors import FormatError, SolverError
 from tanglekit.games.tanglung import Layout, TanglungOptions
-from tanglekit.generators.ids import resolve
-from tanglekit.games.tanglung.render import svg_grid
 from tanglekit.games.tanglung.generate import (
     GRADE_THRESHOLDS,
     WALK_BUDGET,
@@ -17,7 +14,9 @@ from tanglekit.games.tanglung.generate import (
     grade_of,
     walker_success,
 )
+from tanglekit.games.tanglung.render import svg_grid
 from tanglekit.games.tanglung.solo_search import check_solo_tour, solve_solo
+from tanglekit.generators.ids import resolve
 
 
 def test_grades_follow_thresholds():

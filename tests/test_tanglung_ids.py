@@ -7,12 +7,11 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from hostile import run_cli
 from tanglekit.games.tanglung.cards import default_card_set, parse_card_counts
+from tanglekit.games.tanglung.generate import GRADES, generate_challenge
 from tanglekit.games.tanglung.rules import TanglungOptions
 from tanglekit.generators.ids import resolve, split_id
-from tanglekit.games.tanglung.generate import GRADES, generate_challenge
 
 CUSTOM = "C2R4B2F4H2D2"
 # one value off the default for every option (each changes the ID; the first three the instance)

@@ -9,14 +9,8 @@ from tanglekit.games.tanglung.layout import Layout
 from tanglekit.games.tanglung.moves import solo_move_table
 from tanglekit.games.tanglung.rules import TanglungOptions
 from tanglekit.games.tanglung.solo import initial_lit
-from tanglekit.games.tanglung.solo_search import (
-    move_graph,
-    noflip_mask,
-    search_graph,
-    search_graph_python,
-    solve_solo,
-    solve_solo_reference,
-)
+from tanglekit.games.tanglung.solo_plain import search_graph_python
+from tanglekit.games.tanglung.solo_search import move_graph, noflip_mask, search_graph, solve_solo, solve_solo_reference
 
 
 def _random_layouts(k, seed, zen=False):
@@ -83,9 +77,9 @@ def _cases(k, seed):
 
 
 def _first_level_kernel(adj, adjn, nf, start, lit0):
-    from tanglekit.kernelargs import kernel_bundle
     from tanglekit.games.tanglung import kernels as K
     from tanglekit.games.tanglung.solo_search import _workspace
+    from tanglekit.kernelargs import kernel_bundle
 
     work, level = _workspace()
     pr = kernel_bundle(K.SoloProblem, adj=adj, adjn=adjn, noflip=nf, n=16, start=start, lit0=lit0, use_h=1)
@@ -100,7 +94,7 @@ def _first_level_kernel(adj, adjn, nf, start, lit0):
 def test_first_level_is_the_astar_search_step_for_step(n):
     """Where the first f-level holds a goal, Python and kernel give the full search's moves,
     tour count, tour and states expanded; where it does not, the fewest moves are larger."""
-    from tanglekit.games.tanglung.solo_search import first_level_python
+    from tanglekit.games.tanglung.solo_plain import first_level_python
 
     found = missed = 0
     for lay, opts in _cases(n, 11):
@@ -165,15 +159,10 @@ def test_python_engine_equals_kernel_engine_over_options():
 def test_unreachable_card_answers_equal_the_full_search(n):
     """A start from which a dark card is out of reach: the states counted (kernel and Python)
     are the states the full search expands, with no tour."""
-    from tanglekit.kernelargs import kernel_bundle
     from tanglekit.games.tanglung import kernels as K
-    from tanglekit.games.tanglung.solo_search import (
-        FMAX,
-        PUSH_CAP,
-        _workspace,
-        count_reachable_python,
-        unreachable_dark_python,
-    )
+    from tanglekit.games.tanglung.solo_plain import FMAX, PUSH_CAP, count_reachable_python, unreachable_dark_python
+    from tanglekit.games.tanglung.solo_search import _workspace
+    from tanglekit.kernelargs import kernel_bundle
 
     work, level = _workspace()
     checked = 0

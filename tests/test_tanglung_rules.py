@@ -4,7 +4,6 @@ import json
 import random
 
 import pytest
-
 from tanglekit.errors import FormatError, RuleError
 from tanglekit.games.tanglung import Layout, SoloGame, TanglungOptions, default_card_set, load_card_set, random_layout
 from tanglekit.games.tanglung.layout import (

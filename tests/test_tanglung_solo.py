@@ -4,18 +4,15 @@ import random
 
 import numpy as np
 import pytest
-
 from tanglekit.errors import RuleError
 from tanglekit.games.tanglung import Layout, TanglungOptions, load_card_set, random_layout
 from tanglekit.games.tanglung.moves import solo_move_table
 from tanglekit.games.tanglung.solo import initial_lit
+from tanglekit.games.tanglung.solo_reference import no_revisit_tour_cpsat, no_revisit_tour_dfs, search_graph_reference
 from tanglekit.games.tanglung.solo_search import (
     check_solo_tour,
     no_revisit_tour,
-    no_revisit_tour_cpsat,
-    no_revisit_tour_dfs,
     search_graph,
-    search_graph_reference,
     solve_solo,
     solve_solo_reference,
 )

@@ -4,9 +4,9 @@ Importing the package loads only the standard library; the searches live beside 
 """
 
 from .cards import KINDS, CardSet, default_card_set, load_card_set
+from .duel import DuelGame, Match
 from .layout import Layout, random_layout
 from .rules import OPTION_TABLE, TanglungOptions
-from .duel import DuelGame, Match
 from .solo import SoloGame
 
 __all__ = [

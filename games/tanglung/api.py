@@ -16,7 +16,17 @@ from typing import Any
 
 from ...errors import FormatError, InvalidMoveError, RuleError
 from ...jsonio import short
-from ..api import TERMINAL, ChanceMode, EngineState, Game, GameMeta, Information, Utility, replay_from_json, split_params
+from ..api import (
+    TERMINAL,
+    ChanceMode,
+    EngineState,
+    Game,
+    GameMeta,
+    Information,
+    Utility,
+    replay_from_json,
+    split_params,
+)
 from .cards import EMPTY, KINDS, ROOSTER, CardSet, load_card_set
 from .duel import REENTER, SETUP, DuelGame, describe_action, parse_action
 from .grid import N_CELLS, rc

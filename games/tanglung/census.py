@@ -133,7 +133,7 @@ def census_summary(
     """The per-chunk census summary (same dict as games.tanglung.generate.census_chunk) from the
     batch kernel; example layouts are the first in the given rank order."""
     from .kernels import census_accumulate  # loads numba (only when this runs)
-    from .solo_search import FMAX as MOVES_HIST  # the search keeps fewest moves below FMAX
+    from .solo_plain import FMAX as MOVES_HIST  # the search keeps fewest moves below FMAX
 
     options = options or TanglungOptions()
     card_set = card_set or default_card_set()

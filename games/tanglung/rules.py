@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from ..options import RuleOptions, option
 
 
-
 @dataclass(frozen=True)
 class TanglungOptions(RuleOptions):
     """Rule options honoured by the engines, solvers and generators (defaults follow RULES.md),
