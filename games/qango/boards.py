@@ -11,6 +11,7 @@ from functools import lru_cache
 from ...errors import FormatError, SolverError
 from ...generators.ids import looks_like_id, resolve, split_id
 from ...jsonio import check_text_arg, short
+from ...solver import cpsat
 from ...solver.exact_cover import ExactCover, first_solution
 from .board import Board, board_from_json, load_board, triple_connected
 from .position import Position
@@ -105,7 +106,7 @@ def _colour_triples(triples, w: int, rng: random.Random, n_colours: int = 5) -> 
     s.parameters.num_workers = 1
     s.parameters.max_time_in_seconds = 5.0
     s.parameters.random_seed = rng.randint(0, 1 << 20)
-    if s.Solve(m) in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if cpsat.solve(s, m) in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return [int(s.Value(c)) for c in col]
     colours = [-1] * n
     for k in range(n):

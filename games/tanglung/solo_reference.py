@@ -4,6 +4,7 @@ no-revisit tour checked by depth-first search and independently by CP-SAT (AddCi
 from __future__ import annotations
 
 from ...errors import SolverError
+from ...solver import cpsat
 
 
 def search_graph_reference(
@@ -111,7 +112,7 @@ def no_revisit_tour_cpsat(
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = 1
-    st = solver.Solve(m)
+    st = cpsat.solve(solver, m)
     if st == cp_model.INFEASIBLE:
         return None
     if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

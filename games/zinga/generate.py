@@ -30,6 +30,7 @@ from functools import lru_cache
 from ...errors import FormatError, SolverError
 from ...generators.ids import Instance, ParsedId, format_params, looks_like_id, make_seed, split_id
 from ...jsonio import short
+from ...solver import cpsat
 from .rules import BLUE, CENTRE, COLOURS, LINES, N_NUMBERS
 from .sheet import Sheet, load_sheets, sheet_set_id, sheets_from_description, sheets_to_json
 
@@ -239,7 +240,7 @@ def solve_set_numbers(layouts: list[list[int]], cost: list[int], seed: int, effo
         solver.parameters.interleave_search = True
         solver.parameters.random_seed = seed % (2**31)
         solver.parameters.max_deterministic_time = effort * 2 ** attempt
-        status = solver.Solve(m)
+        status = cpsat.solve(solver, m)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE):
             break
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
