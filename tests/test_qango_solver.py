@@ -171,3 +171,20 @@ def test_move_values_match_reference():
         ref = reference_move_values(p, 10)
         got = {d["cell"]: (d["value"], d["plies"]) for d in move_values(p, solver=s)}
         assert got == ref
+
+
+def test_explore_time_limit_covers_the_whole_command():
+    """``qango explore --time-limit T`` (``move_values``) takes T for all the moves together, not T
+    per move (it took 12.6 s on QANGO 6 and 24 s on QANGO 7 at T = 1); moves past it are unknown."""
+    import time
+
+    from tanglekit.games.qango import load_board
+    from tanglekit.games.qango.solve import move_values
+    from tanglekit.games.qango.sources import read_position_source
+
+    pos, _, _ = read_position_source("empty", load_board("7"))
+    move_values(pos, 0.01)  # kernels loaded and compiled before the clock starts
+    t = time.monotonic()
+    rows = move_values(pos, 0.5)
+    assert time.monotonic() - t < 1.5
+    assert len(rows) == 49 and any(r["value"] == "unknown" for r in rows)

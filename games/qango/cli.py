@@ -181,7 +181,7 @@ def explore_cmd(
     position: str = typer.Argument(..., help="Position text, 'empty', a position or puzzle ID, or a file."),
     board: Optional[str] = typer.Option(None, "--board", "-b", help=BOARD_HELP),
     opening: Optional[str] = typer.Option(None, "--opening", help=OPENING_HELP),
-    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds per move ('unknown' past it; 0: stop at once)."),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds for the whole command, shared by the moves ('unknown' past it; 0: stop at once)."),
     json_out: bool = typer.Option(False, "--json", help="Print the list of moves as JSON."),
 ) -> None:
     """Value of every legal move (winning moves first): an explorer of the game tree."""

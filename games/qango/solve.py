@@ -538,18 +538,25 @@ def solve_position(pos: Position, time_limit: float | None = None, tt_bits: int 
     return QangoSolver(pos.board, pos.allowed_first, tt_bits).solve(pos, time_limit)
 
 
-def move_values(pos: Position, time_limit_per_move: float | None = None, solver: QangoSolver | None = None) -> list[dict]:
+def move_values(pos: Position, time_limit: float | None = None, solver: QangoSolver | None = None) -> list[dict]:
     """Every legal move with its exact value for the mover (win/draw/loss/unknown) and plies, the
-    move included; wins first (shortest), then draws, then losses (longest)."""
+    move included; wins first (shortest), then draws, then losses (longest). ``time_limit``
+    covers all the moves: each undecided move gets an equal share of the time left, and moves
+    reached after it has run out are ``unknown``."""
     solver = solver or QangoSolver(pos.board, pos.allowed_first)
     flip = {"win": "loss", "loss": "win", "draw": "draw", "unknown": "unknown"}
+    end = None if time_limit is None else time.monotonic() + time_limit
+    moves = pos.legal_moves()
     out = []
-    for c in pos.legal_moves():
+    for k, c in enumerate(moves):
         child = pos.play(c)
+        left = None if end is None else end - time.monotonic()
         if child.winner() is not None:
             value, plies = "win", 1
+        elif left is not None and left <= 0:
+            value, plies = "unknown", None
         else:
-            res = solver.solve(child, time_limit=time_limit_per_move)
+            res = solver.solve(child, time_limit=None if left is None else left / (len(moves) - k))
             value, plies = flip[res.value], None if res.plies is None else res.plies + 1
         out.append({"move": list(pos.board.rc(c)), "cell": c, "value": value, "plies": plies})
     rank = {"win": 0, "draw": 1, "unknown": 2, "loss": 3}
