@@ -13,6 +13,7 @@ import time
 import numpy as np
 
 from ...errors import SolverError
+from ...pools import PoolTimeout, WorkerPool
 from .board import Board
 from .position import Position, has_win, popcount
 from .proof import canonical
@@ -438,7 +439,7 @@ class QangoSolver(MoveChoice):
         return kids
 
     def prove_split(self, att: int, dfd: int, attacker_to_move: bool, workers: int = 2) -> bool:
-        """``prove`` with the search shared out over ``workers`` forked processes: the root's
+        """``prove`` with the search shared out over ``workers`` processes (``pools.WorkerPool``): the root's
         children (one per symmetry class), or its grandchildren when the root has a single class
         (an opening allowing one class of first counters), each proved with its own table; the
         answer is the same. Pays on long roots (empty boards), not on short searches."""
@@ -458,21 +459,21 @@ class QangoSolver(MoveChoice):
             tasks = kids
         if len(tasks) < 2:
             return self.prove(att, dfd, attacker_to_move)
-        global _SPLIT_SOLVER
-        _SPLIT_SOLVER = self
-        import multiprocessing as mp
-
-        ctx = mp.get_context("fork")
         # the task answer that decides at once: at an attacker node a proven child, at a defender
         # node a disproven one (with grandchildren the decisive level is the child's)
         node_atm = attacker_to_move if groups is None else not attacker_to_move
-        with ctx.Pool(min(workers, len(tasks))) as pool:
-            for won in pool.imap_unordered(_split_child, [(a, d, atm, self.deadline) for a, d, atm in tasks]):
-                if won is None:
-                    raise _Timeout()
-                if won == node_atm:
-                    pool.terminate()
-                    return node_atm
+        rules = (self.board, self.allowed_first_cells(), self.prune, self.hold_budget, self.deadline)
+        # the pool's own deadline: the children's (a second later), for a worker that cannot stop
+        deadline = None if self.deadline == float("inf") else time.monotonic() + self.deadline - time.perf_counter() + 1.0
+        try:
+            with WorkerPool(min(workers, len(tasks)), deadline) as pool:
+                for won in pool.map_unordered(_split_child, [(rules, a, d, atm) for a, d, atm in tasks]):
+                    if won is None:
+                        raise _Timeout()
+                    if won == node_atm:
+                        return node_atm  # leaving the pool stops the other workers
+        except PoolTimeout:
+            raise _Timeout() from None
         return not node_atm
 
     def _shortest_move(self, pos: Position, plies: int) -> int:
@@ -487,15 +488,11 @@ class QangoSolver(MoveChoice):
         return s._pns_win_move(me, opp, 3, 23)
 
 
-_SPLIT_SOLVER = None  # the solver whose root prove_split shares out (inherited by forked workers)
-
-
 def _split_child(task) -> bool | None:
-    """A forked worker of ``prove_split``: one child of the root with a fresh table (None: timed out)."""
-    att, dfd, atm, deadline = task
-    base = _SPLIT_SOLVER
-    s = QangoSolver(base.board, base.allowed_first_cells())
-    s.prune, s.hold_budget, s.deadline = base.prune, base.hold_budget, deadline
+    """A worker of ``prove_split``: one child of the root with a fresh table (None: timed out)."""
+    (board, allowed, prune, hold_budget, deadline), att, dfd, atm = task
+    s = QangoSolver(board, allowed)
+    s.prune, s.hold_budget, s.deadline = prune, hold_budget, deadline
     try:
         return s.prove(att, dfd, atm)
     except _Timeout:
