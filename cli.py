@@ -141,7 +141,6 @@ def _split_count(fn, label: str, **kwargs) -> dict:
     """Run a split count of generators.executors with a progress bar over its subproblems."""
     from contextlib import ExitStack
 
-
     state: dict = {}
     with ExitStack() as stack:
         def on_progress(done, total):
@@ -377,7 +376,6 @@ def tile(
                          exclusive=("first", "all_", "count"))
     if region is None or pieces is None:
         raise typer.BadParameter("give --region and --pieces (or --batch FILE)", param_hint="--region")
-
 
     deadline = Deadline(time_limit)  # first: the limit covers parsing and placement generation too
     if sum([first, all_, count]) > 1:

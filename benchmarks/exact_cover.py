@@ -61,7 +61,6 @@ def edge_matching(w: int, h: int, k: int, seed: int = 1, count: bool = True):
     items the cell's inner edges coloured with the tile's edge colours."""
     import random
 
-
     rng = random.Random(seed)
     horiz = {(x, y): rng.randint(1, k) for x in range(w - 1) for y in range(h)}  # edge right of (x, y)
     vert = {(x, y): rng.randint(1, k) for x in range(w) for y in range(h - 1)}  # edge below (x, y)

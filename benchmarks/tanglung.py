@@ -41,7 +41,6 @@ def main(argv: list[str] | None = None) -> None:
         _print(census_rows(args.quick, args.seed), args.quick)
         return
 
-
     n_fast = 100 if args.quick else 2000
     n_py = 10 if args.quick else 100
     n_ref = 2 if args.quick else 6

@@ -38,7 +38,6 @@ def cached_start(spec: str, seed: int = 0):
     if not spec or len(spec) > 4000:
         raise BadRequest("no ID given" if not spec else "ID too long")
 
-
     playable = [p.family for p in plugins() if p.playable_kinds]
     if spec not in game_names() and spec.split(":")[0].lower() not in playable:
         raise BadRequest(f"not a game or ID: {spec!r} (files are not opened by the web app); "

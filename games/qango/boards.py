@@ -41,7 +41,6 @@ def _triple_shapes(board_cells: set[int], w: int) -> dict[int, list[tuple[int, i
     """All 8-connected triples of board cells, indexed by their smallest cell."""
     from itertools import combinations
 
-
     out: dict[int, list] = {}
     cells = sorted(board_cells)
     for a in cells:

@@ -216,7 +216,6 @@ def _read_proof(file: Path):
     import io
     import zlib
 
-
     raw = read_bytes(file, "QANGO proof")
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(raw)) as fh:

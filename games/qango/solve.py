@@ -419,7 +419,6 @@ class QangoSolver(MoveChoice):
                 return c
         raise SolverError("internal error: a proven win has no winning move")
 
-
     def _classes(self, att: int, dfd: int, atm: bool) -> list[tuple[int, int]]:
         """The children of a node, one per symmetry class (a position and its image under a board
         symmetry have the same value)."""

@@ -62,7 +62,6 @@ class Board:
         """The empty board (tile kinds, the Center Star) as an SVG document."""
         from types import SimpleNamespace
 
-
         return svg_position(SimpleNamespace(board=self, n_players=0), title=self.name, legend=False)
 
     def _repr_svg_(self) -> str:  # Jupyter shows the picture

@@ -93,7 +93,6 @@ def best_turn_cmd(
 ) -> None:
     """Best capture chain for the player to move. Example: tanglekit tangle best-turn p.json --json."""
 
-
     deadline = Deadline(time_limit)
     node_limit = check_count(node_limit, "--node-limit", minimum=0, maximum=10**8)
     if mode not in ("points", "safe"):

@@ -382,7 +382,6 @@ class TanglungDuelState(EngineState):
         return why_unreachable(seen, pos, d, m.options, m.fan, {opp} if opp is not None else set(),
                                f"player {me}'s matchbox")
 
-
     def _snapshot(self) -> Any:
         d = self.engine.to_json()
         d["match"] = self.engine.match.to_json()

@@ -256,7 +256,6 @@ def load_solo_deal(source, deck=None):
     """A solo deal from a file, inline JSON, or an ID of either form."""
     from pathlib import Path
 
-
     text = str(source)
 
     def exists(t: str) -> bool:
@@ -305,7 +304,6 @@ def deal_stats(deck=None, deals: int = 100_000, seed: int = 0, solo_deals: int =
     ``progress(n)`` is called as work gets done (total = deals // 10000 + 2 * solo_deals + games).
     """
     import numpy as np
-
 
     deck = deck or default_deck()
     options = options or ZangleOptions()
@@ -400,7 +398,6 @@ def middle_zangle(middle, deck) -> bool:
     """Whether the middle cards alone hold a Zangle (rules 1-2; rule 3 ignored)."""
     from itertools import combinations
 
-
     table = deck_table(deck)
     sids = [table.sid(c.shape) for c in middle]
     nz = sum(1 for c in middle if c.is_z)
@@ -430,7 +427,6 @@ def generate_turn_deal(players: int = 2, seed: int = 0, properties: tuple[str, .
     """A turn-game deal file (``middle``, ``own``, ``own_pile``, ``middle_pile``, ``others``) whose
     measured properties include every one asked for (see ``DEAL_PROPERTIES``)."""
     import random as _random
-
 
     bad = [p for p in properties if p not in DEAL_PROPERTIES]
     if bad:

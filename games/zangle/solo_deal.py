@@ -49,7 +49,6 @@ def _solo_model():
         piles: list[list[StrictStr]] = Field(min_length=1, max_length=MAX_PILES)
         deck_data: Optional[dict[StrictStr, Any]] = None
 
-
     class _SoloFile(BaseModel):
         """A solo deal file: the deal's fields at the top, or a generated challenge holding it."""
 
