@@ -198,6 +198,8 @@ class Handler(BaseHTTPRequestHandler):
                 return
             self._replied = True
             self._phase = "write"
+        if self.request_version == "HTTP/0.9":  # a request line refused before its version was read
+            self.request_version = "HTTP/1.0"  # (the standard library would then send no headers)
         self.send_response(code)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
@@ -251,7 +253,7 @@ class Handler(BaseHTTPRequestHandler):
         except OSError:  # the client went away, or the watchdog closed the connection
             self.close_connection = True
         except Exception as e:  # noqa: BLE001 - a bug: one line, never a traceback
-            self.log_message('"%s" internal error: %s: %s', self.requestline, type(e).__name__, short(str(e), 200))
+            self.log_message('"%s" internal error: %s: %s', self.requestline, type(e).__name__, _one_line(str(e))[:200])
             self._error(500, f"internal error ({type(e).__name__}); the request was not understood")
 
     # -- the checks before any work -----------------------------------------------------------
