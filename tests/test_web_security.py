@@ -313,6 +313,27 @@ def test_a_slow_request_does_not_block_others_and_is_cut(fresh, monkeypatch):
         release.set()
 
 
+def test_a_flood_of_silent_connections_is_answered_and_then_served(fresh):
+    """60 connections that send nothing, against 2 workers and a queue of 2: each is answered
+    (408 by a worker at its read timeout, 503 beyond the queue), none hangs, and the server
+    serves again at once."""
+    httpd = fresh(workers=2, queue_size=2, read_timeout=0.3, time_limit=2.0)
+    port = httpd.server_address[1]
+    socks = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(60)]
+    codes = []
+    try:
+        for s in socks:
+            out = b""
+            while chunk := s.recv(65536):
+                out += chunk
+            codes.append(parse(out)[0])
+    finally:
+        for s in socks:
+            s.close()
+    assert set(codes) <= {408, 503} and codes.count(503) >= 40, codes
+    assert_serving(httpd)
+
+
 def test_internal_errors_are_one_line_without_a_traceback(fresh, monkeypatch, capsys):
     from tanglekit.web import session
 

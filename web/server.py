@@ -32,6 +32,7 @@ import json
 import queue
 import random
 import re
+import selectors
 import socket
 import socketserver
 import sys
@@ -58,8 +59,9 @@ QUEUE_SIZE = 32  # connections waiting for a worker; more are answered 503 at on
 READ_TIMEOUT = 10.0  # seconds a socket read may wait (a client silent that long gets 408)
 TIME_LIMIT = 60.0  # seconds from a connection's arrival to its answer (the solvers stop sooner:
 #                    the Zangle check at 20 s, QANGO at 5 s)
+BUSY_WAIT = 0.2  # seconds a connection beyond the queue may take to send its request before its 503
+MAX_REFUSING = 256  # connections being answered 503 at a time (more are closed unanswered)
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
-_NONBLOCKING = getattr(socket, "MSG_DONTWAIT", 0)
 
 
 class Refused(Exception):
@@ -109,7 +111,7 @@ class Handler(BaseHTTPRequestHandler):
         self._lock = threading.Lock()
         self._phase = "read"
         self._replied = False  # a reply has started (by this thread or the watchdog)
-        self.command = ""
+        self.command, self.requestline = "", ""
         self._raw_body = b""
         self._token = self.server.watchdog.watch(self, self.server.local.deadline)
 
@@ -136,8 +138,9 @@ class Handler(BaseHTTPRequestHandler):
             else:
                 data = _raw_reply(503, f"the request took longer than {self.server.time_limit:g} s; "
                                        "ask for less or try again later")
-            try:
-                self.connection.send(data, _NONBLOCKING)
+            try:  # never waits: the watchdog serves every connection (the worker's next read fails)
+                self.connection.setblocking(False)
+                self.connection.send(data)
             except OSError:
                 pass
             self.log_message('"%s" %s cut at the time limit', self.requestline, 408 if phase == "read" else 503)
@@ -457,7 +460,7 @@ class Server(HTTPServer):
     socket read and a ``time_limit`` per connection kept by a ``Watchdog``; the Host check's
     names (``host_allowed``)."""
 
-    request_queue_size = 64  # the listen backlog
+    request_queue_size = 128  # the listen backlog
 
     def __init__(self, address: tuple[str, int], *, quiet: bool = True, workers: int = WORKERS,
                  queue_size: int = QUEUE_SIZE, read_timeout: float = READ_TIMEOUT,
@@ -469,7 +472,7 @@ class Server(HTTPServer):
         self.time_limit = time_limit
         self.local = threading.local()  # the deadline of the connection a worker is serving
         self._queue: queue.Queue = queue.Queue(queue_size)
-        self._refusals: queue.Queue = queue.Queue(64)
+        self._refusals: queue.Queue = queue.Queue(MAX_REFUSING)
         self._threads: list[threading.Thread] = []
         self.watchdog: Watchdog | None = None
         super().__init__(address, Handler)  # binds (OSError when it cannot), before any thread starts
@@ -494,9 +497,9 @@ class Server(HTTPServer):
             return True
         try:
             ip = ipaddress.ip_address(name)
+            bound = ipaddress.ip_address(self.server_address[0])
         except ValueError:
             return False
-        bound = ipaddress.ip_address(self.server_address[0])
         return ip == bound or bound.is_unspecified
 
     def process_request(self, request, client_address) -> None:
@@ -526,21 +529,42 @@ class Server(HTTPServer):
                 self.shutdown_request(request)
 
     def _refuse_busy(self) -> None:
-        while True:
-            request = self._refusals.get()
-            if request is None:
-                return
-            self._answer_busy(request)
-            self.shutdown_request(request)
+        """Answer 503 to the connections beyond the queue, many at a time: each as soon as its
+        request has arrived (read, so that closing does not reset the connection) or after
+        ``BUSY_WAIT`` seconds, whichever is first."""
+        sel = selectors.DefaultSelector()
+        waiting: dict = {}  # socket -> when to answer it anyway
+        stopping = False
+        while not (stopping and not waiting):
+            try:
+                while not stopping and len(waiting) < MAX_REFUSING:
+                    request = self._refusals.get_nowait() if waiting else self._refusals.get()
+                    if request is None:
+                        stopping = True
+                        break
+                    request.setblocking(False)
+                    sel.register(request, selectors.EVENT_READ)
+                    waiting[request] = time.monotonic() + BUSY_WAIT
+            except queue.Empty:
+                pass
+            ready = {key.fileobj for key, _ in sel.select(0.05)} if waiting else set()
+            now = time.monotonic()
+            for request in [r for r, t in waiting.items() if r in ready or t <= now or stopping]:
+                sel.unregister(request)
+                del waiting[request]
+                self._answer_busy(request)
+                self.shutdown_request(request)
+        sel.close()
 
     @staticmethod
     def _answer_busy(request) -> None:
         try:
-            request.settimeout(0.2)
+            request.setblocking(False)  # (with a timeout set, Python would wait for it to arrive)
             try:
-                request.recv(65536)  # the request, so that closing does not reset the connection
+                request.recv(65536)  # the request if it is here, so that closing does not reset the connection
             except OSError:
                 pass
+            request.settimeout(0.2)
             request.sendall(_raw_reply(503, "the server is busy; try again in a moment"))
         except OSError:
             pass
