@@ -286,7 +286,7 @@ def test_a_slow_request_does_not_block_others_and_is_cut(fresh, monkeypatch):
         first.start()
         assert started.acquire(timeout=10)
         t0 = time.monotonic()
-        status, _, body, secs = send(httpd, request("GET", "/api/catalog"))  # the other worker serves it
+        status, _, _, secs = send(httpd, request("GET", "/api/catalog"))  # the other worker serves it
         assert status == 200 and "first" not in answers and secs < 0.9
         first.join(10)
         assert_refused(answers["first"], 503, "took longer than 1 s")
@@ -378,10 +378,9 @@ def test_exposure_warning():
 def test_serve_warns_when_bound_beyond_the_loopback(monkeypatch, host, warned):
     """`tanglekit serve --host H` prints the warning on stderr before serving. make_server is
     replaced by a stand-in that binds nothing, so no port is opened beyond the loopback."""
-    from typer.testing import CliRunner
-
     from tanglekit.cli import app
     from tanglekit.web import server
+    from typer.testing import CliRunner
 
     class Bound:
         def __init__(self, host, port, quiet):

@@ -170,7 +170,10 @@ class Handler(BaseHTTPRequestHandler):
             method()
             self.wfile.flush()
         except TimeoutError:
-            self._error(408, f"the client sent nothing for {self.server.read_timeout:g} s")
+            try:
+                self._error(408, f"the client sent nothing for {self.server.read_timeout:g} s")
+            except OSError:
+                self.close_connection = True
         except OSError:  # the client went away, or the watchdog closed the connection
             self.close_connection = True
 
@@ -190,9 +193,10 @@ class Handler(BaseHTTPRequestHandler):
             code = 400
         self._error(code, message or self.responses.get(code, ("error",))[0])
 
-    def log_message(self, fmt, *args):  # noqa: D401 - one line per request unless quiet
+    def log_message(self, fmt, *args):
+        """One line per request (and per refusal) with --verbose, control characters escaped."""
         if not self.server.quiet:
-            sys.stderr.write("%s %s\n" % (self.address_string(), _printable(fmt % args)))
+            sys.stderr.write(f"{self.address_string()} {_printable(fmt % args)}\n")
 
     # -- replies ------------------------------------------------------------------------------
     def _send(self, code: int, body: bytes, ctype: str, extra: dict | None = None) -> None:
@@ -450,7 +454,7 @@ class Watchdog:
             for handler in due:
                 try:
                     handler.cut()
-                except Exception:  # noqa: BLE001 - the watchdog must outlive any connection
+                except Exception:  # noqa: BLE001, S110 - the watchdog must outlive any connection
                     pass
 
 
