@@ -5,7 +5,8 @@ function that the single-input form runs, with ``--json`` on and its printed JSO
 answer is ``{"line": n, "result": {...}}`` holding exactly what ``--json`` prints for that input
 alone; a failing line becomes ``{"line": n, "error": "..."}`` and the batch goes on. The first
 line runs in this process (loading the kernels it needs); the rest go in chunks to a forked
-process pool, so the workers start warm. Output keeps input order. Imports only the standard library and typer.
+process pool, so the workers start warm. Output keeps input order. Imports only the standard library,
+typer and the cheap base modules.
 """
 
 from __future__ import annotations
@@ -22,7 +23,10 @@ from typing import Callable, Iterable, Iterator
 
 import typer
 
+from .cli_common import OUTPUT_FLAGS
 from .errors import TanglekitError
+from .jsonio import _name, parse_json_text
+from .outputs import note_input
 
 _JSON_FIELD = "as_json"
 
@@ -55,9 +59,6 @@ def _open_source(source: str):
     if source == "-":
         buf = getattr(sys.stdin, "buffer", None)
         return buf if buf is not None else _TextAsBytes(sys.stdin)
-    from .jsonio import _name
-    from .outputs import note_input
-
     name = _name(Path(source))
     if "\x00" in source:
         raise TanglekitError(f"batch file {name}: a path cannot contain a NUL character")
@@ -283,8 +284,6 @@ class _Item:
 
     def _options(self, text: str) -> dict:
         """A JSON object line of options (tile): checked against the command's own option types."""
-        from .jsonio import parse_json_text
-
         obj = parse_json_text(text, "batch line", "batch line")
         if not isinstance(obj, dict):
             raise TanglekitError("a JSON line must be an object")
@@ -441,8 +440,6 @@ def run_batch(source: str, fn: Callable, kwargs: dict, arg: str | None, *, json_
     ``bulk(kwargs, lines)``, if given, answers many lines at once: it returns {line number:
     output line} for the lines it took, each exactly what ``fn`` would print for it (but
     ``seconds``), and leaves the others (any it is unsure of) to ``fn``."""
-    from .cli_common import OUTPUT_FLAGS
-
     flags = _flags(fn)
     writes = {k for k, fl in flags.items() if OUTPUT_FLAGS.intersection(fl)}
     for name in [*refuse, *sorted(writes)]:

@@ -129,7 +129,7 @@ def _demo_deal(out: str, seed: int) -> str:
     import random
     from pathlib import Path
 
-    from ...outputs import write_text
+    from ...outputs import write_text  # start-up: the plugin module stays cheap to import
     from .cards import default_deck  # start-up: the plugin module stays cheap to import
 
     ids = [c.id for c in default_deck().cards]
