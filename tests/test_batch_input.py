@@ -251,3 +251,29 @@ def test_batch_command_line_refuses_output_options(opt, tmp_path):
     msg = assert_refused(["tile", "--pieces", "pentominoes", "--count", *opt, "--batch", "-"], tmp_path,
                          stdin="rect:5x4\n")
     assert "cannot be used with --batch" in msg
+
+
+def test_a_long_line_is_skipped_without_being_held():
+    """50 MiB without a newline (``head -c 50M /dev/zero | ... --batch -``) is one error line,
+    read in bounded memory, and the line after it is still answered."""
+    import tracemalloc
+
+    class Zeros:
+        def __init__(self, n: int) -> None:
+            self.left = n
+
+        def read(self, n: int) -> bytes:
+            if self.left <= 0:
+                return b"\nafter\n" if self.left == 0 and not setattr(self, "left", -1) else b""
+            k = min(n, self.left)
+            self.left -= k
+            return b"\0" * k
+
+    tracemalloc.start()
+    try:
+        got = list(iter_lines(Zeros(50 << 20)))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert got == [(1, "the line is longer than 1,048,576 bytes"), (2, "after")]
+    assert isinstance(got[0][1], LineError) and peak < 4 << 20, peak
