@@ -14,7 +14,7 @@ import typer
 from typer.core import TyperGroup
 
 from . import __version__
-from .cli_common import click_command, print_json, progress, run_app, write_text
+from .cli_common import click_command, guard_outputs, print_json, progress, run_app, write_text
 from .errors import TanglekitError
 from .limits import Deadline, LimitReached, UsageError, check_count, check_workers
 
@@ -35,6 +35,7 @@ class _LazyGroup(TyperGroup):
     def __init__(self, **attrs):
         super().__init__(**attrs)
         self._full: dict = {}
+        guard_outputs(self)  # outputs never overwrite inputs (the game groups: in load)
 
     def list_commands(self, ctx) -> list[str]:
         return list(super().list_commands(ctx)) + [n for n in _game_groups() if n not in self.commands]
@@ -51,6 +52,7 @@ class _LazyGroup(TyperGroup):
         if cmd is None:
             cmd = typer.main.get_group(self._sub_app(name))  # as add_typer builds it: no completion options
             cmd.name = name
+            guard_outputs(cmd)
             self._full[name] = cmd
         return cmd
 

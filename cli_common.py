@@ -12,7 +12,7 @@ from typing import Iterator
 
 import typer
 
-from . import cli_coerce
+from . import cli_coerce, outputs
 from .errors import TanglekitError
 
 cli_coerce.install()  # command-line values converted without loading pydantic
@@ -24,13 +24,90 @@ def print_json(obj) -> None:
 
 
 def write_text(path: Path, text: str, what: str = "picture") -> None:
-    """Write a text file (SVG, JSON...), creating folders; a clear error if it cannot."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    except OSError as e:
-        raise TanglekitError(f"cannot write {what} to {path}: {e.strerror}") from None
+    """Write a text file (SVG, JSON...) through the output layer (``outputs``: atomic, folders
+    created, never onto an input of the command); a one-line error if it cannot."""
+    outputs.write_text(path, text, what)
     typer.echo(f"wrote {path}", err=True)
+
+
+def write_bytes(path: Path, data: bytes, what: str = "file") -> None:
+    """Write a binary file (a .gz proof) through the output layer, as :func:`write_text`."""
+    outputs.write_bytes(path, data, what)
+    typer.echo(f"wrote {path}", err=True)
+
+
+# --- outputs never overwrite inputs: checked before a command does its work -------------------
+
+OUTPUT_FLAGS = frozenset({"--svg", "--solution-svg", "--out", "--proof", "--save", "--log", "--booklet",
+                          "--checkpoint", "--record", "--json-out"})
+"""Options that name a file (or folder) the command writes; every other path argument is an input."""
+
+
+def _path_values(value) -> list[str]:
+    if isinstance(value, (str, Path)) and str(value) not in ("", "-"):
+        return [str(value)]
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value if isinstance(v, (str, Path)) and str(v) not in ("", "-")]
+    return []
+
+
+def check_outputs(params: dict, outputs_: dict) -> None:
+    """Refuse (one line) an output option naming a file that another argument of the same
+    command reads (same resolved path, or same file by device and inode), or that another output
+    option also names. ``params``: the command's other values by their shown name (``--from``,
+    ``LAYOUT``); ``outputs_``: flag -> value."""
+    import os
+
+    seen: list[tuple[str, str]] = []
+    for flag, value in outputs_.items():
+        for out in _path_values(value):
+            if "\x00" in out or len(out) > 4096:
+                continue  # the writer refuses it
+            for name, inp in params.items():
+                for text in _path_values(inp):
+                    if "\x00" in text or len(text) > 4096 or not os.path.exists(text) or os.path.isdir(text):
+                        continue
+                    if outputs.same_file(out, text):
+                        raise TanglekitError(f"{flag} {one_line(out, 120)} would overwrite an input of this "
+                                             f"command ({name}); choose another output file")
+            for other_flag, other in seen:
+                if outputs.same_file(out, other) and not os.path.isdir(out):
+                    raise TanglekitError(f"{flag} and {other_flag} name the same file {one_line(out, 120)}")
+            seen.append((flag, out))
+
+
+def guard_outputs(command) -> None:
+    """Wrap the callback of every command under click ``command`` that has an output option:
+    before it runs, its outputs are checked against its inputs (:func:`check_outputs`), and while
+    it runs the files it reads are recorded (``outputs.command_scope``), so that no write of
+    the command lands on one of them. Idempotent."""
+    import functools
+
+    stack = [command]
+    while stack:
+        cmd = stack.pop()
+        subs = getattr(cmd, "commands", None)
+        if subs:
+            stack.extend(subs.values())
+        callback = getattr(cmd, "callback", None)
+        if callback is None or getattr(callback, "_tanglekit_guarded", False):
+            continue
+        out_names = {p.name: next(o for o in p.opts if o in OUTPUT_FLAGS) for p in cmd.params
+                     if any(o in OUTPUT_FLAGS for o in getattr(p, "opts", ()))}
+        if not out_names:
+            continue
+        shown = {p.name: (p.opts[0] if getattr(p, "param_type_name", "") == "option" else str(p.name).upper())
+                 for p in cmd.params}
+
+        @functools.wraps(callback)
+        def guarded(*args, __callback=callback, __outs=out_names, __shown=shown, **kwargs):
+            check_outputs({__shown.get(k, k): v for k, v in kwargs.items() if k not in __outs},
+                          {flag: kwargs.get(name) for name, flag in __outs.items()})
+            with outputs.command_scope():
+                return __callback(*args, **kwargs)
+
+        guarded._tanglekit_guarded = True  # type: ignore[attr-defined]
+        cmd.callback = guarded
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, str]:
@@ -148,6 +225,7 @@ def click_command(app: typer.Typer):
     command = _COMMANDS.get(app)
     if command is None:
         command = _COMMANDS[app] = typer.main.get_command(app)
+        guard_outputs(command)
     return command
 
 

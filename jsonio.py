@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from .errors import FormatError
+from .outputs import note_input
 
 MAX_BYTES = 32 * 1024 * 1024  # no tanglekit file comes near this (a census checkpoint is ~1 MB)
 MAX_DEPTH = 64  # the deepest legitimate file (a proof tree) is stored flat, not nested
@@ -35,8 +37,12 @@ def short(value: Any, limit: int = MAX_SHOWN) -> str:
 # --------------------------------------------------------------------------------------------
 # Bytes and text
 # --------------------------------------------------------------------------------------------
-def read_bytes(path: str | Path, what: str = "file", max_bytes: int = MAX_BYTES) -> bytes:
-    """The bytes of a file, refusing folders, devices that never end and files over ``max_bytes``."""
+def read_bytes(path: str | Path, what: str = "file", max_bytes: int = MAX_BYTES, state: bool = False) -> bytes:
+    """The bytes of a file, refusing folders, devices that never end and files over ``max_bytes``.
+
+    The file is recorded as an input of the running command (``outputs.note_input``), so no
+    output of the command may overwrite it; ``state=True`` is for a command's own state file (a
+    checkpoint it reads back and rewrites on purpose)."""
     p = Path(path)
     if "\x00" in str(p):
         raise FormatError(f"{_name(p)}: a path cannot contain a NUL character")
@@ -44,6 +50,8 @@ def read_bytes(path: str | Path, what: str = "file", max_bytes: int = MAX_BYTES)
         if p.is_dir():
             raise FormatError(f"{_name(p)}: is a folder, expected a {what}")
         with open(p, "rb") as f:
+            if not state:
+                note_input(p, os.fstat(f.fileno()))
             data = f.read(max_bytes + 1)
     except FormatError:
         raise
@@ -68,9 +76,9 @@ def decode_text(data: bytes, where: str, what: str = "file") -> str:
         raise FormatError(f"{where}: is not UTF-8 text (bad byte at offset {e.start}), expected a {what}") from None
 
 
-def read_text_file(path: str | Path, what: str = "file", max_bytes: int = MAX_BYTES) -> str:
-    """A text file through the size, encoding and binary checks."""
-    return decode_text(read_bytes(path, what, max_bytes), _name(Path(path)), what)
+def read_text_file(path: str | Path, what: str = "file", max_bytes: int = MAX_BYTES, state: bool = False) -> str:
+    """A text file through the size, encoding and binary checks (``state``: see read_bytes)."""
+    return decode_text(read_bytes(path, what, max_bytes, state), _name(Path(path)), what)
 
 
 def check_text_arg(text: str, what: str = "argument", max_len: int = MAX_TEXT_ARG) -> str:
@@ -149,9 +157,10 @@ def parse_json_text(text: str, where: str, what: str = "file", max_depth: int = 
     return data
 
 
-def read_json_file(path: str | Path, what: str = "file") -> Any:
-    """Parse a JSON file through every check of this module; errors name the file."""
-    return parse_json_text(read_text_file(path, what), _name(Path(path)), what)
+def read_json_file(path: str | Path, what: str = "file", state: bool = False) -> Any:
+    """Parse a JSON file through every check of this module; errors name the file (``state``:
+    a command's own state file, see read_bytes)."""
+    return parse_json_text(read_text_file(path, what, state=state), _name(Path(path)), what)
 
 
 def read_json_lines(path_or_text: str | Path, what: str = "file", from_text: bool = False) -> list[Any]:

@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from .. import jsonio
 from ..errors import FormatError, SolverError
+from ..outputs import write_text
 from ..solver.exact_cover import count_solutions
 from ..solver.parallel import split_problem
 from ..solver.tiling import TilingProblem, _dropping, parse_region, piece_set
@@ -156,7 +157,7 @@ def _load_checkpoint(path: Path, problem: dict) -> dict:
     if not path.exists():
         return {}
     where = str(path)
-    data = jsonio.read_json_file(path, CHECKPOINT_FORMAT.title)
+    data = jsonio.read_json_file(path, CHECKPOINT_FORMAT.title, state=True)
     jsonio.expect_format(data, CHECKPOINT_FORMAT, where)
     body = jsonio.verify_checksum(data, where)
     if body.get("problem") != problem:
@@ -176,9 +177,7 @@ def _describe(problem: Any) -> str:
 
 def _save_checkpoint(path: Path, problem: dict, done: dict) -> None:
     doc = jsonio.with_checksum(jsonio.tagged(CHECKPOINT_FORMAT, {"problem": problem, "done": done}))
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(doc), encoding="utf-8")
-    tmp.replace(path)
+    write_text(path, json.dumps(doc), "checkpoint")  # atomic: an interrupted write keeps the old one
 
 
 def run_parts(fn: Callable, parts: list[tuple[str, Any]], problem: dict, executor: str = "local",

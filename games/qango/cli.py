@@ -11,7 +11,7 @@ from typing import List, Optional
 
 import typer
 
-from ...cli_common import parse_options, print_json, progress, write_text
+from ...cli_common import parse_options, print_json, progress, write_bytes, write_text
 from ...engines import plain_budget, plain_first
 from ...errors import FormatError, RuleError, TanglekitError
 from ...jsonio import MAX_BYTES, decode_text, parse_json_text, read_bytes, read_json_file, tagged
@@ -130,11 +130,7 @@ def solve_cmd(
             if proof.suffix == ".gz":
                 import gzip
 
-                try:
-                    with gzip.open(proof, "wt", encoding="utf-8") as fh:
-                        fh.write(text)
-                except OSError as e:
-                    raise FormatError(f"cannot write proof {proof}: {e.strerror or e}") from None
+                write_bytes(proof, gzip.compress(text.encode("utf-8"), mtime=0), "proof")
             else:
                 write_text(proof, text, "proof")
         else:

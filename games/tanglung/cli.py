@@ -71,6 +71,10 @@ def _load_layout(spec: str, pairs, cards: Optional[str] = None):
 
     if looks_like_id(text) or text.lower().startswith("tanglung:"):
         ch = resolve(text, expect="tanglung-challenge").value
+    elif looks_like_json(text):  # inline, as a file's content (a --batch line)
+        from .formats import challenge_from_document  # start-up: loaded when the command runs
+
+        ch = challenge_from_document(parse_json_text(text, "inline challenge", "challenge file"), "inline challenge")
     else:
         from .formats import challenge_from_document  # start-up: loaded when the command runs
 

@@ -22,6 +22,7 @@ from ...generators.executors import map_unordered
 from ...generators.ids import Instance, ParsedId, format_params, make_descriptive, make_seed
 from ...jsonio import expect_format, read_json_file, tagged, validate, verify_checksum, with_checksum
 from ...limits import Deadline, LimitReached, as_deadline, check_count, check_workers, cpu_count
+from ...outputs import write_text
 from .cards import CardSet, default_card_set
 from .formats import CENSUS_FORMAT, CHALLENGE_FORMAT
 from .ids import KIND, PREFIX, ChallengeSpec, decode_description, decode_params, id_params
@@ -372,7 +373,7 @@ def load_checkpoint(path: Path, setup: dict, chunk_keys: dict[str, int]) -> dict
     """A census checkpoint, refused (one line) unless its format, checksum, setup, finished
     chunks and summary all hold together; ``chunk_keys``: key -> number of ranks in that chunk."""
     where = f"checkpoint {str(path)[-120:]}"
-    data = read_json_file(path, CENSUS_FORMAT.title)
+    data = read_json_file(path, CENSUS_FORMAT.title, state=True)
     expect_format(data, CENSUS_FORMAT, where)
     if isinstance(data, dict) and "checksum" not in data:
         raise FormatError(f"{where}: has no checksum (written by an older tanglekit, or edited); "
@@ -398,13 +399,7 @@ def load_checkpoint(path: Path, setup: dict, chunk_keys: dict[str, int]) -> dict
 
 
 def _save_checkpoint(path: Path, state: dict) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps(with_checksum(tagged(CENSUS_FORMAT, state))), encoding="utf-8")
-        tmp.replace(path)
-    except OSError as e:
-        raise SolverError(f"cannot write checkpoint {str(path)[-120:]}: {e.strerror or e}") from None
+    write_text(path, json.dumps(with_checksum(tagged(CENSUS_FORMAT, state))), "checkpoint")  # atomic
 
 
 def _sample_ranks(sample: int, seed: int, card_set: CardSet, deadline, on_prepare=None) -> list[int]:

@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal, Optional, Sequence
 
 from ...errors import FormatError, RuleError
 from ...jsonio import register_format
+from ...outputs import write_text
 from .cards import Card, Deck, default_deck
 from .moves import find_zangles
 from .rules import ZangleOptions
@@ -244,7 +245,7 @@ class GameState:
         return lines
 
     def write_log(self, path: str | Path) -> None:
-        Path(path).write_text("\n".join(self.log_lines()) + "\n", encoding="utf-8")
+        write_text(path, "\n".join(self.log_lines()) + "\n", "move log")
 
     def state_key(self) -> str:
         """Text of everything that matters for play (used to compare replays)."""

@@ -129,12 +129,13 @@ def _demo_deal(out: str, seed: int) -> str:
     import random
     from pathlib import Path
 
+    from ...outputs import write_text  # start-up: the plugin module stays cheap to import
     from .cards import default_deck  # start-up: the plugin module stays cheap to import
 
     ids = [c.id for c in default_deck().cards]
     cards = random.Random(seed).sample(ids, 8)
     path = Path(out) / "zangle-deal.json"
-    path.write_text(json.dumps({"middle": cards[:4], "own": cards[4:]}), encoding="utf-8")
+    write_text(path, json.dumps({"middle": cards[:4], "own": cards[4:]}), "deal")
     return str(path)
 
 

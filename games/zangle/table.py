@@ -9,7 +9,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
-from ...errors import ShapeError, SolverError
+from ...errors import ShapeError, SolverError, TanglekitError
+from ...outputs import write_text
 from ...shapes.polyform import Polyform
 from .cards import default_deck
 
@@ -185,12 +186,10 @@ class TilingTable:
         if f is None:
             return
         try:
-            f.parent.mkdir(parents=True, exist_ok=True)
-            tmp = f.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps({"entries": {str(t): v for t, v in self.entries.items()}}))
-            tmp.replace(f)
-        except OSError:
-            pass
+            write_text(f, json.dumps({"entries": {str(t): v for t, v in self.entries.items()}}), "table cache",
+                       check_inputs=False)
+        except TanglekitError:
+            pass  # a cache that cannot be written is rebuilt next time
 
     # -- lookups ---------------------------------------------------------------------------
     def __len__(self) -> int:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ...errors import FormatError
 from ...jsonio import expect_format, read_json_file, register_format, short, tagged, validate
+from ...outputs import write_text
 from .rules import CENTRE, BLUE9, COLOURS, LINES, N_CELLS, N_NUMBERS, SIZE, code_of, name_of
 
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX"  # 60 symbols, one per code
@@ -262,4 +263,4 @@ def load_sheet(source: str | Path) -> Sheet:
 
 def save_sheets(sheets: list[Sheet], path: str | Path, meta: dict | None = None) -> None:
     """Write a sheet-set file."""
-    Path(path).write_text(json.dumps(sheets_to_json(sheets, meta), indent=1) + "\n", encoding="utf-8")
+    write_text(path, json.dumps(sheets_to_json(sheets, meta), indent=1) + "\n", "sheet set")
