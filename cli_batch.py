@@ -26,6 +26,7 @@ import typer
 from .cli_common import OUTPUT_FLAGS
 from .errors import TanglekitError
 from .jsonio import _name, parse_json_text
+from .pools import start_method, stop_workers
 from .outputs import note_input
 
 _JSON_FIELD = "as_json"
@@ -404,7 +405,9 @@ def _run_rest(head: list[tuple[int, str]], more: Iterator[tuple[int, str]], ende
     rest = head if ended else itertools.chain(head, more)
     import multiprocessing as mp
 
-    if w <= 1 or "fork" not in mp.get_all_start_methods():
+    # the workers inherit the item runner by fork: only while no other thread runs (a thread's
+    # held locks would be copied into the children held for ever); else the lines run here
+    if w <= 1 or start_method() != "fork":
         for chunk in _chunks(rest, 256):
             yield from _run_chunk(chunk)
         return
@@ -420,11 +423,24 @@ def _run_rest(head: list[tuple[int, str]], more: Iterator[tuple[int, str]], ende
         for chunk in chunks:
             pending.append(pool.submit(_run_chunk, chunk))
             while len(pending) > 2 * n_workers + 2:  # bounded: the input is read as the answers go out
-                yield from pending.popleft().result()
+                yield from _result(pending.popleft())
         while pending:
-            yield from pending.popleft().result()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+            yield from _result(pending.popleft())
+    except BaseException:  # Ctrl-C, a dead worker, the reader gone: the workers stop at once
+        stop_workers(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _result(fut) -> list[str]:
+    """A chunk's output lines; a worker that died is one error, not a hang."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        return fut.result()
+    except BrokenProcessPool:
+        raise TanglekitError("a batch worker process died (killed or out of memory); "
+                             "the lines answered so far are above") from None
 
 
 def run_batch(source: str, fn: Callable, kwargs: dict, arg: str | None, *, json_field: str = _JSON_FIELD,

@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable, Iterator
 from .errors import SolverError
 from .limits import LimitReached
 
-__all__ = ["PoolTimeout", "WorkerPool", "start_method"]
+__all__ = ["PoolTimeout", "WorkerPool", "start_method", "stop_workers"]
 
 
 class PoolTimeout(LimitReached):
@@ -39,6 +39,18 @@ def start_method() -> str:
     if "fork" in methods and threading.active_count() == 1:
         return "fork"
     return "forkserver" if "forkserver" in methods else "spawn"
+
+
+def stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill the worker processes of ``pool`` and shut it down without waiting for their tasks
+    (``ProcessPoolExecutor`` has no ``terminate()``: its processes are stopped directly)."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for p in procs:
+        if p.is_alive():
+            p.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        p.join(5)
 
 
 class WorkerPool:
@@ -64,14 +76,7 @@ class WorkerPool:
         if not kill:
             self._pool.shutdown(wait=True, cancel_futures=True)
             return
-        # ProcessPoolExecutor has no terminate(): its worker processes are stopped directly
-        procs = list((getattr(self._pool, "_processes", None) or {}).values())
-        for p in procs:
-            if p.is_alive():
-                p.kill()
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        for p in procs:
-            p.join(5)
+        stop_workers(self._pool)
 
     def map_unordered(self, fn: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
         """``fn(task)`` for every task in worker processes, each result as soon as it is ready."""

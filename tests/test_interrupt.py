@@ -35,3 +35,13 @@ def test_ctrl_c_stops_a_long_cp_sat_search(tmp_path):
     assert rc == 130 and err.strip().splitlines()[-1] == "interrupted", err[-2000:]
     assert seconds < 3.0, seconds
     assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+def test_ctrl_c_stops_a_batch_and_its_workers(tmp_path):
+    # hard seed IDs: each regenerates and grades a challenge (seconds each), over the worker pool
+    src = tmp_path / "ids.txt"
+    src.write_text("".join(f"zangle:solo,piles=6,hard#{i}\n" for i in range(1, 400)))
+    rc, seconds, err = _interrupt_after(["zangle", "solo", "solve", "--batch", str(src)], 5.0, tmp_path)
+    assert rc == 130 and err.strip().splitlines()[-1] == "interrupted", err[-2000:]
+    assert seconds < 3.0, seconds  # the workers were stopped, not awaited (26 s before)
