@@ -17,14 +17,24 @@ Problems (every tool gets the same 0/1 matrix, or the same XCC options):
 * a large heptiamond region: the 24 free heptiamonds in the 7x12 parallelogram
   (``parallelogram:12x7``, 168 triangles, 192 items, 13,158 options); its count is far beyond
   reach, so every tool counts for the same wall-clock time and the row is marked time-limited
-  (with the solutions found per CPU second).
+  (with the solutions found per CPU second);
+* small problems whose first solution costs little more than the call itself, and their counts
+  (``benchmarks/xc_problems.py``): N-queens (8 and 10: 92 and 724 solutions, OEIS A000170;
+  ranks and files primary, diagonals secondary), Langford pairs (n = 7, 8, 11: 26, 150 and
+  17,792, OEIS A014552), two 9x9 sudoku (one solution each; the givens' items removed), a seeded
+  random instance with planted covers (40 items, 232 options) and colour (XCC) double word
+  squares (4x4 over a seeded 150-word dictionary).
 
 Every measurement runs in a fresh process (``--child``): the problem and each tool's input
-(dense matrix, option lists) are built untimed, then "cold" is the first call (numba compile or
-cache load included, imports excluded) and "warm" the best of the later calls, in CPU seconds of
-that process; "peak MiB" is the most memory a warm call added to the process (its high-water
-mark over the resident size before it). A call that reaches the time limit is marked and gets
-no ratio.
+(dense matrix, option lists, xcover's arrays) are built untimed, then "cold" is the first call
+(numba compile or cache load included, imports excluded) and "warm" the best of the later
+calls, in CPU seconds of that process (a call under 5 ms is repeated until 5 ms have passed and
+timed as the mean); "peak MiB" is the most memory a warm call added to the process (its
+high-water mark over the resident size before it). tanglekit's later calls reuse the problem
+compiled by the first (``ExactCover.compile``: a query resets only the search state); xcover's
+reuse its input arrays (``xcover.dancing_cells.algorithm_c``, which ``covers`` and
+``covers_bool`` call after converting their input). A call that reaches the time limit is
+marked and gets no ratio.
 """
 
 from __future__ import annotations
@@ -36,6 +46,7 @@ import subprocess
 import sys
 import time
 
+from tanglekit.benchmarks import xc_problems as xp
 from tanglekit.solver.exact_cover import ExactCover, count_solutions, first_solution
 from tanglekit.solver.tiling import TilingProblem, parse_region, piece_set
 
@@ -48,6 +59,13 @@ _TILINGS = {
 }
 _EDGE = {"edge6": ("6x6 edge matching, 5 colours (XCC)", 6, 5, 8),
          "edge5": ("5x5 edge matching, 4 colours (XCC)", 5, 4, 336)}
+# key: label (the builders and their counts: benchmarks/xc_problems.py)
+_SMALL = {"queens8": "8 queens", "queens10": "10 queens", "langford7": "Langford pairs n = 7",
+          "langford8": "Langford pairs n = 8", "langford11": "Langford pairs n = 11",
+          "sudoku-easy": "sudoku 9x9 easy (30 givens)", "sudoku-hard": "sudoku 9x9 hard (21 givens)",
+          "random40": "random planted, 40 items, 232 options",
+          "words4": "4x4 double word squares, 150 words (XCC)"}
+SMALL_CAP = 20.0  # wall s a call of these rows may take (the slowest tools' counts stop there)
 TOOLS = ("tanglekit", "tanglekit bitset", "tanglekit links", "xcover", "exact-cover-py", "exact-cover")
 OTHERS = ("xcover", "exact-cover-py", "exact-cover")
 
@@ -106,9 +124,34 @@ def problem(key: str):
     if key in _EDGE:
         label, w, k, n = _EDGE[key]
         return label, edge_matching(w, w, k, seed=1, count=False)[0], n
+    if key in _SMALL:
+        return (_SMALL[key],) + small_problem(key)
 
     label, region, pieces, n = _TILINGS[key]
     return label, TilingProblem(parse_region(region), piece_set(pieces)).exact_cover, n
+
+
+def small_problem(key: str):
+    """(ExactCover, count) of one of the small rows."""
+
+    if key.startswith("queens"):
+        n = int(key[6:])
+        return xp.n_queens(n), xp.QUEENS[n]
+    if key.startswith("langford"):
+        n = int(key[8:])
+        return xp.langford(n), xp.LANGFORD[n]
+    if key.startswith("sudoku-"):
+        return xp.sudoku(xp.SUDOKU[key[7:]])[0], 1
+    if key == "random40":
+        return xp.random_planted(40, 200, seed=1), RANDOM40_COUNT
+    if key == "words4":
+        return xp.word_squares(xp.random_words(4, 150, "abcde", seed=1)), WORDS4_COUNT
+    raise KeyError(key)
+
+
+# counts of the seeded instances (tests/test_xc_problems.py checks them against xcover)
+RANDOM40_COUNT = 115101
+WORDS4_COUNT = 1323600
 
 
 def _dense(ec):
@@ -162,7 +205,22 @@ IDEAS = """\
 - Busche's switch: first-cell search for the first 1-3 placements, then the MRV kernel (memo
   and pruning shared) from each board: 6x10 0.66 -> 1.3-2.7 s, 5x12 0.21 -> 0.4-1.1 s. Not
   kept; the MRV kernel already branches on a hole or a piece, whichever has fewer options.
+- Compile once, ask many times (ExactCover.compile: the reduction, the kernel's tables and work
+  arrays made once and kept on the problem; a query resets only the search state): per-call
+  cost of a first solution of Knuth's 6-option example 39 -> 8 us, 8 queens 46 -> 11 us, a
+  count of 8 queens 115 -> 75 us (same-process loops). Kept.
+- Memo counts that give up the memo when under 1 in 64 of their first 1024 nodes are cache
+  hits (sudoku, N-queens, word squares, the 5-colour edge matching: 0-0.4 % hits) and go on
+  with the plain search from the same state: hard sudoku count 1.16 -> 0.84 ms, word squares
+  1.03 -> 0.84 s, 6x6 edge matching 0.16 -> 0.14 s; tilings and Langford pairs (2-5 % hits)
+  keep it. Kept.
+- Live counts decremented option by option when few options are cleared against many items
+  (sudoku's 200+ items): no gain beyond noise on sudoku, 5-10 % lost on word squares,
+  N-queens and edge matching from the extra test. Not kept.
 """
+
+
+WARM_MIN = 0.005  # CPU s: a warm call under this is repeated until this much has passed
 
 
 class NotApplicable(Exception):
@@ -198,16 +256,13 @@ def _tool(tool: str, ec, cap: float):
         return n, True
 
     if tool == "xcover":
-        import xcover
+        import numpy as np
+        from xcover.dancing_cells import algorithm_c  # what covers / covers_bool run on their arrays
 
-        if ec.has_colours:
-            names = [f"i{i}" for i in range(ec.n_items)]
-            options = [[names[i] + (f":{c}" if c else "") for i, c in zip(o, cs)]
-                       for o, cs in zip(ec.options, ec.colours)]
-            return lambda q: drain(xcover.covers(options, primary=names[:ec.n_primary],
-                                                 secondary=names[ec.n_primary:], colored=True), q)
-        m = _dense(ec)
-        return lambda q: drain(xcover.covers_bool(m), q)
+        ptr, items, colours = ec.csr()  # the arrays covers() makes: items, pointers, node colours
+        args = (items.astype(np.uint32), ptr.astype(np.uint32), colours.astype(np.uint32),
+                np.uint32(ec.n_items), np.uint32(ec.n_secondary))
+        return lambda q: drain(algorithm_c(*args), q)
     if ec.has_colours or ec.n_secondary:
         raise NotApplicable("no secondary items or colours")
     m = _dense(ec)
@@ -283,10 +338,17 @@ def _child(argv: list[str]) -> None:
     can_peak = _reset_peak()  # the working memory of the warm calls, not of loading code
     rss0 = _rss_kib("VmRSS")
     if complete:
-        for _ in range(warm_runs if out["cold"] < 10 else 1):
+        runs = warm_runs if out["cold"] < 10 else 1
+        while len(warm) < runs:
             t = time.process_time()
             f(query)
-            warm.append(time.process_time() - t)
+            calls = 1
+            while time.process_time() - t < WARM_MIN and calls < 10_000:  # fast calls: a mean
+                f(query)
+                calls += 1
+            warm.append((time.process_time() - t) / calls)
+            if calls > 1:
+                runs = max(runs, 5)  # a fast call: more runs, its times vary more on a shared machine
     out.update(n=n, complete=complete, warm=min(warm) if warm else None)
     hwm = _rss_kib("VmHWM")
     out["peak_mib"] = ((hwm - rss0) / 1024 if warm and can_peak and hwm is not None and rss0 is not None
@@ -355,7 +417,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tools", default=None, help="comma-separated subset of: " + ", ".join(TOOLS))
     ap.add_argument("--no-split", action="store_true", help="leave out the worker-split table")
     ap.add_argument("--problems", default=None,
-                    help="comma-separated subset of: " + ", ".join(list(_TILINGS) + list(_EDGE)))
+                    help="comma-separated subset of: " + ", ".join(list(_TILINGS) + list(_EDGE) + list(_SMALL)))
     ap.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -368,11 +430,13 @@ def main(argv: list[str] | None = None) -> int:
     plan = [("6x10", ["first"] if quick else ["first", "count"]), ("5x12", ["first", "count"]),
             ("hex6x6", ["first", "count"]), ("edge5" if quick else "edge6", ["first", "count"]),
             ("hepta", ["first"] if quick else ["first", "count"])]
+    small = ["queens8", "langford11", "sudoku-hard"] if quick else list(_SMALL)
+    plan += [(k, ["first", "count"]) for k in small]
     # --quick: tanglekit and xcover only (exact-cover-py compiles in every fresh process, ~5 s)
     if args.problems:
         keep = args.problems.split(",")
         plan = [(k, ["first", "count"] if k != "hepta" else ["first"]) for k in keep
-                if k in _TILINGS or k in _EDGE]
+                if k in _TILINGS or k in _EDGE or k in _SMALL]
     tools = [t for t in TOOLS if not quick or t in ("tanglekit", "xcover")]
     if args.tools:
         tools = [t for t in TOOLS if t in args.tools.split(",")]
@@ -392,7 +456,11 @@ def main(argv: list[str] | None = None) -> int:
             for tool in tools:
                 if tool == "tanglekit bitset" and query == "first":
                     continue  # auto is the bitset kernel there
+                if key in _SMALL and tool in ("tanglekit bitset", "tanglekit links"):
+                    continue  # the forced kernels: on the tilings only
                 c = hepta_cap if (key == "hepta" and query == "count") else cap
+                if key in _SMALL:
+                    c = min(c, SMALL_CAP)
                 if key == "hepta" and query == "count" and tool == "exact-cover":
                     got[tool] = {"na": "its count cannot be stopped at a time limit"}
                 elif quick:
@@ -431,7 +499,7 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 why = "time-limited" if ours.get("complete") is False or not others else "n/a"
                 summary.append((label, query, base, "-", None, f"no ratio ({why})"))
-    f = (lambda v, d=4: "" if v is None else f"{v:.{d}f}")
+    f = (lambda v, d=4: "" if v is None else f"{v:.{d if v >= 0.001 or d < 4 else 6}f}")
     print("### tanglekit against the strongest other tool (warm CPU s)\n")
     print("| problem | query | tanglekit s | strongest other tool | its s | tanglekit faster by |")
     print("|---|---|---:|---|---:|---:|")
@@ -450,23 +518,27 @@ def main(argv: list[str] | None = None) -> int:
         for label, n, w1, c1, w2, c2, sp in _split_rows(["6x10", "5x12", "edge6"]):
             print(f"| {label} | {n} | {w1:.3f} | {c1:.3f} | {w2:.3f} | {c2:.3f} | {sp:.2f}x |")
     print(f"\ncold = first call in a fresh process (numba compile or cache load included, imports "
-          f"excluded); warm = best of {warm_runs} later call(s); CPU seconds. tanglekit = the default "
-          "(auto) kernel: first-cell look-up tables for plain tiling counts, option-bitset MRV "
+          f"excluded); warm = best of {warm_runs} later call(s) (a call under {WARM_MIN * 1e3:g} ms repeated "
+          f"until {WARM_MIN * 1e3:g} ms of CPU, the mean taken, best of 5 such); CPU seconds. tanglekit's later calls reuse the "
+          "problem compiled by the first (ExactCover.compile), xcover's its input arrays (algorithm_c). "
+          "tanglekit = the default (auto) kernel: first-cell look-up tables for plain tiling counts, option-bitset MRV "
           "otherwise; 'bitset' and 'links' force a kernel. peak MiB = most memory a warm call added to "
           "the process. A time-limited row gets no ratio; the heptiamond count is time-limited for every "
-          f"tool ({hepta_cap:g} s of wall clock each; the result gives solutions per CPU second). Load average {os.getloadavg()[0]:.1f} at the end.")
+          f"tool ({hepta_cap:g} s of wall clock each; the result gives solutions per CPU second), the "
+          f"small problems' calls (queens to word squares) stop after {min(cap, SMALL_CAP):g} s. Load average {os.getloadavg()[0]:.1f} at the end.")
     print("\n" + IDEAS)
     if quick:
         print("--quick: every tool measured in one process for all its rows (cold = its first call on "
               "that problem there, after the kernels were loaded by an earlier row); left out: "
               "exact-cover-py and exact-cover, the forced-kernel rows, the 6x10 and heptiamond counts, "
-              "the 6x6 colour problem (5x5 with 4 colours instead) and the worker split; one warm run each.")
+              "the 6x6 colour problem (5x5 with 4 colours instead), the worker split and the small problems but "
+              "8 queens, Langford pairs n = 11 and the hard sudoku; one warm run each.")
     return 0
 
 
 if __name__ == "__main__":
     # run as a script, this file's folder comes first on sys.path and would shadow the PyPI
     # package exact_cover: take it out
-    _here = os.path.dirname(os.path.abspath(__file__))
-    sys.path = [p for p in sys.path if os.path.abspath(p or os.curdir) != _here]
+    _here = os.path.dirname(os.path.realpath(__file__))  # real paths: the package may be reached by a symlink
+    sys.path = [p for p in sys.path if os.path.realpath(p or os.curdir) != _here]
     raise SystemExit(main())

@@ -12,12 +12,12 @@ import threading
 from typing import Iterator
 
 from ..errors import SolverError
-from .exact_cover import ExactCover
+from .xc_problem import ExactCover
 
 
 def build_model(problem: ExactCover, relax: bool = False):
     """CP-SAT model and its option variables; ``relax`` makes primary lower bounds 0."""
-    from ortools.sat.python import cp_model
+    from ortools.sat.python import cp_model  # OR-Tools loads only when CP-SAT runs (start-up)
 
     model = cp_model.CpModel()
     xs = [model.NewBoolVar(f"o{o}") for o in range(problem.n_options)]
@@ -64,7 +64,7 @@ def build_model(problem: ExactCover, relax: bool = False):
 
 
 def _solver(time_limit: float | None, workers: int | None):
-    from ortools.sat.python import cp_model
+    from ortools.sat.python import cp_model  # OR-Tools loads only when CP-SAT runs (start-up)
 
     s = cp_model.CpSolver()
     if time_limit is not None:
@@ -81,7 +81,7 @@ def cpsat_solutions(
     workers: int | None = None,
 ) -> Iterator[list[int]]:
     """Stream solutions through a solution callback running in a worker thread."""
-    from ortools.sat.python import cp_model
+    from ortools.sat.python import cp_model  # OR-Tools loads only when CP-SAT runs (start-up)
 
     if limit is not None and limit <= 0:
         return
@@ -145,7 +145,7 @@ def cpsat_count(
     workers: int | None = None,
 ) -> tuple[int, bool]:
     """Count by enumeration; (count, complete) where complete means the search finished."""
-    from ortools.sat.python import cp_model
+    from ortools.sat.python import cp_model  # OR-Tools loads only when CP-SAT runs (start-up)
 
     model, xs = build_model(problem)
     solver = _solver(time_limit, None)
@@ -178,7 +178,7 @@ def cpsat_optimise(
     workers: int | None = None,
 ) -> tuple[list[int] | None, float | None, bool]:
     """(best solution, its objective value, proved optimal)."""
-    from ortools.sat.python import cp_model
+    from ortools.sat.python import cp_model  # OR-Tools loads only when CP-SAT runs (start-up)
 
     if objective not in ("weight", "items"):
         raise SolverError(f"unknown objective {objective!r}: expected weight or items")

@@ -23,8 +23,19 @@ from numba import njit
 
 from ..errors import SolverError
 from ..kernelargs import kernel_bundle
-from .dlx_bitset import (CTL_FIELDS, CTL_LIMIT, CTL_MAX_NODES, CTL_RECORD, ST_DEPTH, ST_DONE,
-                         ST_FIELDS, ST_FORWARD, BitsetMatrix, colour_units)
+from .dlx_bitset import (
+    CTL_FIELDS,
+    CTL_LIMIT,
+    CTL_MAX_NODES,
+    CTL_RECORD,
+    MAX_BITSET_BYTES,
+    ST_DEPTH,
+    ST_DONE,
+    ST_FIELDS,
+    ST_FORWARD,
+    BitsetMatrix,
+    colour_units,
+)
 
 # Node fields, packed so that one node is one 16-byte record (the hot loops read all four).
 _TOP, _UP, _DOWN, _COL = 0, 1, 2, 3
@@ -246,6 +257,8 @@ class DlxMatrix:
     colours are > 0 on secondary entries that may be shared, 0 otherwise.
     """
 
+    has_memo = False  # no memo count: ``run`` counts
+
     def __init__(self, n_primary: int, n_secondary: int, opt_ptr, opt_items, opt_colour=None):
         n_items = n_primary + n_secondary
         opt_ptr = np.asarray(opt_ptr, dtype=np.int64)
@@ -283,22 +296,34 @@ class DlxMatrix:
                                "st": ST_FIELDS, "ctl": CTL_FIELDS},
             nd=nd, ln=ln, llink=llink, rlink=rlink, opt_of=opt_of,
         )
+        self._pristine: tuple | None = None  # the links at the root, kept once a search stops early
         self.reset()
 
     def reset(self) -> None:
-        """Back to the root (the links are restored by the search itself when it ends)."""
-        self.args.x[:] = 0
-        self.args.st[:] = 0
-        self.args.st[ST_FORWARD] = 1
+        """Back to the root. A search that ran to its end has restored the links itself; one
+        stopped early (a solution limit, a node budget) left them dancing, so they are copied
+        back from the root's links (kept since the first such search)."""
+        a = self.args
+        if a.st[ST_DEPTH] != 0:  # stopped below the root (at the root nothing is covered)
+            assert self._pristine is not None
+            for dst, src in zip((a.nd, a.ln, a.llink, a.rlink), self._pristine):
+                np.copyto(dst, src)
+        a.x[:] = 0
+        a.st[:] = 0
+        a.st[ST_FORWARD] = 1
 
     @property
     def finished(self) -> bool:
         return bool(self.args.st[ST_DONE])
 
-    def run(self, limit: int = 0, record: bool = False, batch: int = 1, max_nodes: int = 0):
-        """One kernel call; returns (found, nodes, solutions as lists of option indices)."""
+    def run(self, limit: int = 0, record: bool = False, batch: int = 1, max_nodes: int = 0,
+            prune: bool = True):
+        """One kernel call; returns (found, nodes, solutions as lists of option indices).
+        (``prune`` is for the bitset kernel's interface: dancing links have no region pruning.)"""
         rows = max(1, batch if record else 1)
         a = self.args
+        if self._pristine is None and a.st[ST_DEPTH] == 0 and a.st[ST_FORWARD] == 1 and not a.st[ST_DONE]:
+            self._pristine = (a.nd.copy(), a.ln.copy(), a.llink.copy(), a.rlink.copy())
         if a.out.shape[0] < rows:
             a = self.args = a._replace(out=np.zeros((rows, self.max_depth + 1), dtype=np.int32),
                                        out_len=np.zeros(rows, dtype=np.int32))
@@ -355,8 +380,6 @@ def make_matrix(n_primary: int, n_secondary: int, opt_ptr, opt_items, opt_colour
     if kind not in ("auto", "links", "bitset"):
         raise SolverError(f"unknown kernel {kind!r}: expected auto, links or bitset")
     if kind == "auto":
-        from .dlx_bitset import MAX_BITSET_BYTES
-
         items = np.asarray(opt_items, dtype=np.int64)
         colours = None if opt_colour is None else np.asarray(opt_colour, dtype=np.int64)
         n_units = n_primary + n_secondary

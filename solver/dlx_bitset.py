@@ -39,9 +39,9 @@ from ..kernelargs import kernel_bundle
 # st[]: the resumable search state shared by the packer (BitsetMatrix) and the kernels
 ST_FORWARD, ST_DEPTH, ST_DONE, ST_FOUND, ST_NODES, ST_HITS = range(6)
 ST_FIELDS = 6
-# ctl[]: what one kernel call is asked to do
-CTL_LIMIT, CTL_RECORD, CTL_MAX_NODES = range(3)
-CTL_FIELDS = 3
+# ctl[]: what one kernel call is asked to do (CTL_PRUNE: isolated-region pruning on, when built)
+CTL_LIMIT, CTL_RECORD, CTL_MAX_NODES, CTL_PRUNE = range(4)
+CTL_FIELDS = 4
 
 _BIG = 1 << 30  # live count of a covered item: never the minimum
 MAX_BITSET_BYTES = 96 << 20  # kill sets + per-depth live sets; larger problems use links
@@ -214,7 +214,8 @@ def bitset_search(a):
 
     Stops after ``ctl[CTL_LIMIT]`` solutions (<= 0: no limit) or ``ctl[CTL_MAX_NODES]``
     search nodes (<= 0: no budget). With ``ctl[CTL_RECORD]`` the options of each solution go
-    to ``out[k]`` (length ``out_len[k]``). Returns (solutions found in this call, nodes).
+    to ``out[k]`` (length ``out_len[k]``); ``ctl[CTL_PRUNE]`` 0 turns region pruning off.
+    Returns (solutions found in this call, nodes).
     """
     st = a.st
     limit = a.ctl[CTL_LIMIT]
@@ -224,6 +225,8 @@ def bitset_search(a):
     live, cnt, nunc, acc, item_at, pos, chosen = a.live, a.cnt, a.nunc, a.acc, a.item_at, a.pos, a.chosen
     adj, ocell, onbr, emp, seed, comp, front = a.adj, a.ocell, a.onbr, a.emp, a.seed, a.comp, a.front
     n_primary, region, bound = a.n_primary, a.region, a.bound
+    if a.ctl[CTL_PRUNE] == 0:
+        region = 0
     forward = st[ST_FORWARD] == 1
     d = st[ST_DEPTH]
     found = 0
@@ -474,7 +477,13 @@ def colour_units(n_items: int, items: np.ndarray, colours: np.ndarray) -> tuple[
 
 
 class BitsetMatrix:
-    """State of the option-bitset kernels for one problem (same interface as DlxMatrix)."""
+    """State of the option-bitset kernels for one problem (same interface as DlxMatrix).
+
+    Made once per problem and reused: ``reset`` puts the search back at the root (a few array
+    writes), the memo table is cleared when a count reuses it, and the region-pruning tables
+    are made the first time a pruned search runs (a first solution does not need them)."""
+
+    has_memo = True  # counts with ``count_memo``
 
     def __init__(self, n_primary: int, n_secondary: int, opt_ptr, opt_items, opt_colour=None,
                  cells=None, bound: int | None = None):
@@ -498,26 +507,43 @@ class BitsetMatrix:
         self.max_depth = n_primary + 1
         kill, pit, npr, live0, cnt0 = _pack(n_primary, n_items, ptr, items, unit, pair_item, n_units, W)
         killt = np.ascontiguousarray(kill[:n_primary].T) if n_primary else np.zeros((W, 1), dtype=np.uint64)
-        self._static = dict(kill=kill, killt=killt, kptr=ptr, kidx=unit, pit=pit, npr=npr)
-        region, adj, ocell, onbr, emp0 = _region_tables(cells, n_primary, ptr, items)
-        self._emp0 = emp0
-        CW = adj.shape[1]
-        self._static.update(adj=adj, ocell=ocell, onbr=onbr, region=region,
-                            bound=(adj.shape[0] if bound is None else bound))
         self._live0, self._cnt0 = live0, cnt0
         self._depth, self._W, self._UW = depth, W, UW
+        self._cells, self._bound, self._ptr, self._items = cells, bound, ptr, items
+        dummy = np.zeros((1, 1), dtype=np.uint64)
+        self._emp0 = np.zeros(1, dtype=np.uint64)
         self.args = kernel_bundle(
             BitsetArgs,
             shapes={"live": (depth, W), "acc": W, "cnt": (depth, n_primary + 1), "nunc": depth, "hk": (depth, UW),
                     "item_at": depth, "pos": depth, "chosen": depth, "lbase": depth,
                     "tkeys": (1, UW), "tvals": 1, "out": (1, depth), "out_len": 1,
-                    "st": ST_FIELDS, "ctl": CTL_FIELDS,
-                    "emp": (depth, CW), "seed": CW, "comp": CW, "front": CW},
-            n_primary=n_primary, **self._static,
+                    "st": ST_FIELDS, "ctl": CTL_FIELDS, "emp": (depth, 1), "seed": 1, "comp": 1, "front": 1},
+            n_primary=n_primary, kill=kill, killt=killt, kptr=ptr, kidx=unit, pit=pit, npr=npr,
+            adj=dummy, ocell=dummy, onbr=dummy, region=0, bound=0,
         )
+        self._memo_used = False
         self.reset()
 
+    def _regions(self) -> None:
+        """Make the isolated-region pruning tables (once; nothing without a cell graph)."""
+        if self._cells is None:
+            return
+        region, adj, ocell, onbr, emp0 = _region_tables(self._cells, self.n_primary, self._ptr, self._items)
+        self._cells = None
+        if not region:
+            return
+        CW = adj.shape[1]
+        self._emp0 = emp0
+        z = np.zeros
+        self.args = self.args._replace(
+            adj=adj, ocell=ocell, onbr=onbr, region=np.int64(region),
+            bound=np.int64(adj.shape[0] if self._bound is None else self._bound),
+            emp=z((self._depth, CW), dtype=np.uint64), seed=z(CW, dtype=np.uint64),
+            comp=z(CW, dtype=np.uint64), front=z(CW, dtype=np.uint64))
+        self.args.emp[0] = emp0
+
     def reset(self) -> None:
+        """Back to the root, for a new search (or count) on the same problem."""
         a = self.args
         a.live[0] = self._live0
         a.cnt[0] = self._cnt0
@@ -526,6 +552,7 @@ class BitsetMatrix:
         a.emp[0] = self._emp0
         a.st[:] = 0
         a.st[ST_FORWARD] = 1
+        self._memo_used = False
 
     @staticmethod
     def nbytes(n_primary: int, n_units: int, n_options: int) -> int:
@@ -538,8 +565,13 @@ class BitsetMatrix:
     def finished(self) -> bool:
         return bool(self.args.st[ST_DONE])
 
-    def run(self, limit: int = 0, record: bool = False, batch: int = 1, max_nodes: int = 0):
-        """One kernel call; returns (found, nodes, solutions as lists of option indices)."""
+    def run(self, limit: int = 0, record: bool = False, batch: int = 1, max_nodes: int = 0,
+            prune: bool = True):
+        """One kernel call; returns (found, nodes, solutions as lists of option indices).
+        ``prune``: isolated-region pruning (with a cell graph; the same solutions either way).
+        A search keeps the setting it started with: pass the same value until it finishes."""
+        if prune and self._cells is not None:
+            self._regions()
         rows = max(1, batch if record else 1)
         a = self.args
         if a.out.shape[0] < rows:
@@ -548,6 +580,7 @@ class BitsetMatrix:
         a.ctl[CTL_LIMIT] = limit
         a.ctl[CTL_RECORD] = 1 if record else 0
         a.ctl[CTL_MAX_NODES] = max_nodes
+        a.ctl[CTL_PRUNE] = 1 if prune else 0
         found, nodes = bitset_search(a)
         sols = [a.out[k, : a.out_len[k]].tolist() for k in range(found)] if record else []
         return int(found), int(nodes), sols
@@ -555,12 +588,18 @@ class BitsetMatrix:
     def count_memo(self, max_nodes: int = 0, log_table: int = 18) -> tuple[int, int, int]:
         """Count with the memo cache (from a fresh state, resumable across node budgets);
         returns (total so far, nodes, cache hits). ``finished`` tells when it is exact."""
+        if self._cells is not None:
+            self._regions()
         a = self.args
         if a.tvals.shape[0] == 1:
             size = 1 << max(10, min(log_table, (4 * self.n_options).bit_length()))
             a = self.args = a._replace(tkeys=np.zeros((size, self._UW), dtype=np.uint64),
                                        tvals=np.full(size, -1, dtype=np.int64))
+        elif not self._memo_used:
+            a.tvals.fill(-1)  # the table of an earlier count (its entries hold, but a count counts)
+        self._memo_used = True
         a.ctl[CTL_MAX_NODES] = max_nodes
+        a.ctl[CTL_PRUNE] = 1
         found, nodes, hits = bitset_count_memo(a)
         return int(found), int(nodes), int(hits)
 

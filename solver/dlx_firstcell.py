@@ -246,7 +246,7 @@ class FirstCellMatrix:
                     "st": ST_FIELDS, "ctl": CTL_FIELDS},
             lo=lo, hi=hi, gfirst=gfirst, gbase=gbase, gvalid=gvalid, lptr=lptr, lbyte=lbyte, ltab=ltab,
         )
-        self.start_at(int(self.init_lo) & _FULL, int(self.init_hi) & _FULL)
+        self.reset()
 
     # the option bitsets as Python ints, for the frontier split
     @property
@@ -256,6 +256,10 @@ class FirstCellMatrix:
     @property
     def hi(self) -> np.ndarray:
         return self.args.hi
+
+    def reset(self) -> None:
+        """Back to the empty board, for a new count of the same problem."""
+        self.start_at(int(self.init_lo) & _FULL, int(self.init_hi) & _FULL)
 
     def start_at(self, x: int, y: int) -> None:
         """Reset the stack to count the covers completing board (x, y) (unsigned words)."""
@@ -363,7 +367,7 @@ def _count_boards(boards: list[tuple[int, int]]) -> int:
 def firstcell_count_parallel(m: FirstCellMatrix, workers: int) -> int:
     """The full count of ``m`` over ``workers`` forked processes (the same count as one)."""
     global _POOL_MATRIX
-    import multiprocessing as mp
+    import multiprocessing as mp  # the pool's modules load only for a pooled count (start-up)
     from concurrent.futures import ProcessPoolExecutor
 
     boards, found = _firstcell_frontier(m, 16 * workers)

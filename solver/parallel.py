@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import time
 
-from .exact_cover import ExactCover
+from .xc_problem import ExactCover
 
 
 def force_option(problem: ExactCover, o: int) -> tuple[ExactCover, int]:
@@ -55,7 +55,7 @@ def force_option(problem: ExactCover, o: int) -> tuple[ExactCover, int]:
 
 def _cell_subgraph(graph, index: dict[int, int]):
     """The cell graph (n_cells, ptr, idx) on the cells kept by ``index`` (old -> new item)."""
-    import numpy as np
+    import numpy as np  # only tilings split with a cell graph need it (start-up)
 
     n_cells, ptr, idx = graph
     kept = [c for c in range(n_cells) if c in index]
@@ -98,14 +98,12 @@ def split_problem(problem: ExactCover, min_parts: int, max_rounds: int = 4) -> l
 
 def _count_part(args) -> tuple[int, bool]:
     problem, factor, t_end, kernel, memo = args
-    from .exact_cover import count_solutions
-
     left = None
     if t_end is not None:
         left = t_end - time.perf_counter()  # a monotonic clock shared by forked workers
         if left <= 0:
             return 0, False
-    n, complete = count_solutions(problem, "dlx", None, left, None, kernel, memo)
+    n, complete = problem.compile(kernel).count(None, left, memo)
     return n * factor, complete
 
 
@@ -121,7 +119,7 @@ def count_parallel(problem: ExactCover, workers: int, time_limit: float | None =
                    kernel: str = "auto", memo: bool = True) -> tuple[int, bool]:
     """(count, complete) of an XCC problem without multiplicity bounds, over ``workers``
     processes. Equal to ``count_solutions(problem, "dlx")``; a time limit applies to the whole."""
-    import multiprocessing as mp
+    import multiprocessing as mp  # the pool's modules load only for a pooled count (start-up)
     from concurrent.futures import ProcessPoolExecutor
 
     t_end = None if time_limit is None else time.perf_counter() + time_limit

@@ -29,6 +29,7 @@ from ..shapes.catalogue import (  # noqa: F401  (re-exported: the catalogue's ol
 )
 from ..shapes.placements import Placements, placements
 from ..shapes.polyform import Polyform
+from ..shapes.render import svg_shape, svg_tiling
 from .exact_cover import ExactCover, count_solutions, iter_solutions, pick_backend
 
 EACH = ("exactly", "at-most", "any")
@@ -96,8 +97,6 @@ class TilingSolution:
 
     def to_svg(self) -> str:
         """The region with its placed pieces (shapes.render.svg_tiling)."""
-        from ..shapes.render import svg_tiling
-
         return svg_tiling(self.region, self.placed)
 
     def _repr_svg_(self) -> str:  # Jupyter shows the picture
@@ -130,7 +129,6 @@ class TilingResult:
         """The first tiling found (or the bare region when none was asked for or found)."""
         if self.solutions:
             return self.solutions[0].to_svg()
-        from ..shapes.render import svg_shape
 
         return svg_shape(self.region, fill="#dddddd")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from typing import Iterator
 
-from .exact_cover import ExactCover
+from .xc_problem import ExactCover
 
 
 def reference_solutions(problem: ExactCover) -> Iterator[list[int]]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import sys
 import time
 
-from .exact_cover import ExactCover
+from .xc_problem import ExactCover
 
 PLAIN_NODES = 3_000  # search nodes a plain count may take (about 30 ms of CPU) before the kernel takes over
 PLAIN_OPTIONS = 20_000  # larger problems go to the kernel at once

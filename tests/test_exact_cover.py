@@ -8,11 +8,8 @@ import itertools
 import random
 
 import pytest
-
 from budget import seeds
-
 from tanglekit.errors import SolverError
-from tanglekit.solver.parallel import count_parallel, force_option, split_problem
 from tanglekit.solver.exact_cover import (
     ExactCover,
     count_solutions,
@@ -22,6 +19,7 @@ from tanglekit.solver.exact_cover import (
     reduce_multiplicities,
     solve,
 )
+from tanglekit.solver.parallel import count_parallel, force_option, split_problem
 
 BACKENDS = [("dlx", "links"), ("dlx", "bitset"), ("cpsat", "auto"), ("reference", "auto")]
 
@@ -316,7 +314,6 @@ def test_process_pool_time_limit_zero_is_incomplete():
 def test_plain_reduction_fast_path_equals_general():
     """The array fast path of reduce_multiplicities gives exactly the general reduction."""
     import numpy as np
-
     from tanglekit.solver.exact_cover import _reduce_plain, reduce_multiplicities
 
     rng = random.Random(11)
@@ -378,3 +375,57 @@ def test_benchmark_table_and_ratios(capsys):
     assert [r["query"] for r in summary["rows"]] == ["first", "count"]
     assert all(r["tanglekit s"] is not None for r in summary["rows"])
     assert {r["tool"].split()[0] for r in every["rows"]} >= {"tanglekit"}
+
+
+# --- compiled once, asked many times (ExactCover.compile) ---
+
+@pytest.mark.parametrize("kernel", ["auto", "links", "bitset"])
+def test_compiled_queries_repeat_and_interleave(kernel):
+    """Repeated first / count / solutions on one compiled problem give the answers of a fresh
+    problem each time, also after queries stopped early (links left dancing) and while another
+    query's iterator is still open (it keeps its own state)."""
+    fresh = lambda: queens(8)  # noqa: E731
+    full = list(iter_solutions(fresh(), "dlx", kernel=kernel))
+    p = queens(8)
+    c = p.compile(kernel)
+    assert p.compile(kernel) is c
+    for _ in range(3):
+        assert c.first() == full[0] == first_solution(p, kernel=kernel)
+        assert list(c.solutions(limit=7)) == full[:7]
+        assert c.count(limit=10) == (10, False)
+        assert c.count() == (92, True) == count_solutions(p, "dlx", kernel=kernel)
+    it = c.solutions()
+    head = [next(it) for _ in range(5)]
+    assert c.first() == full[0] and c.count() == (92, True)  # while `it` holds its state
+    assert head + list(it) == full
+    assert list(c.solutions()) == full
+
+
+def test_compiled_state_follows_item_order_and_graph_and_pickles():
+    import pickle
+
+    from tanglekit.benchmarks.exact_cover import problem
+
+    _, ec, n = problem("hex6x6")
+    assert count_solutions(ec, "dlx") == (n, True)
+    assert ec.compile().uses_firstcell()
+    ec.item_order = None  # drops the compiled forms: the MRV kernel counts now
+    assert not ec.compile().uses_firstcell() and count_solutions(ec, "dlx") == (n, True)
+    back = pickle.loads(pickle.dumps(ec))
+    assert back._compiled == {} and back.options == ec.options and back.cell_graph is not None
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_memo_count_switching_to_plain_search_keeps_the_count(seed, monkeypatch):
+    """A memo count that goes on without the memo after its trial (hits below 1 in 64) resumes
+    the plain search from the memo kernel's state: the same count, for any trial length."""
+    from tanglekit.solver import xc_problem
+
+    rng = random.Random(seed)
+    for k in range(20):
+        p = larger_xcc(rng)
+        expected = count_solutions(p, "dlx", kernel="links")
+        for trial in (1, 3, 17):
+            monkeypatch.setattr(xc_problem, "MEMO_TRIAL", trial)
+            p._compiled = {}
+            assert count_solutions(p, "dlx", kernel="bitset") == expected, (trial, p.options)
