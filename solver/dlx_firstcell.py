@@ -365,16 +365,16 @@ def _count_boards(boards: list[tuple[int, int]]) -> int:
 
 
 def firstcell_count_parallel(m: FirstCellMatrix, workers: int) -> int:
-    """The full count of ``m`` over ``workers`` forked processes (the same count as one)."""
+    """The full count of ``m`` over ``workers`` forked processes (the same count as one); in this
+    process when forking is unsafe (another thread runs: the workers inherit ``m`` by fork)."""
     global _POOL_MATRIX
-    import multiprocessing as mp  # the pool's modules load only for a pooled count (start-up)
-    from concurrent.futures import ProcessPoolExecutor
+    from ..pools import WorkerPool, start_method  # the pool's modules load only for a pooled count (start-up)
 
     boards, found = _firstcell_frontier(m, 16 * workers)
-    if workers <= 1 or len(boards) < 2 or "fork" not in mp.get_all_start_methods():
+    if workers <= 1 or len(boards) < 2 or start_method() != "fork":
         return found + sum(firstcell_count_from(m, x, y) for x, y in boards)
     _POOL_MATRIX = m
     chunks = [boards[k::4 * workers] for k in range(4 * workers)]  # interleaved: similar sizes
     chunks = [c for c in chunks if c]
-    with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=mp.get_context("fork")) as pool:
-        return found + sum(pool.map(_count_boards, chunks))
+    with WorkerPool(min(workers, len(chunks))) as pool:
+        return found + sum(pool.map_unordered(_count_boards, chunks))

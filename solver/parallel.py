@@ -119,21 +119,24 @@ def count_parallel(problem: ExactCover, workers: int, time_limit: float | None =
                    kernel: str = "auto", memo: bool = True) -> tuple[int, bool]:
     """(count, complete) of an XCC problem without multiplicity bounds, over ``workers``
     processes. Equal to ``count_solutions(problem, "dlx")``; a time limit applies to the whole."""
-    import multiprocessing as mp  # the pool's modules load only for a pooled count (start-up)
-    from concurrent.futures import ProcessPoolExecutor
+    from ..pools import PoolTimeout, WorkerPool  # the pool's modules load only for a pooled count (start-up)
 
     t_end = None if time_limit is None else time.perf_counter() + time_limit
     parts = split_problem(problem, 8 * workers)
     if t_end is not None and time.perf_counter() >= t_end:
         return 0, False
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
     total, complete = 0, True
     # largest parts first, so the pool does not end waiting on one big part
     order = sorted(parts, key=lambda q: -q[0].n_options)
-    with ProcessPoolExecutor(max_workers=max(1, min(workers, len(parts))), mp_context=ctx) as pool:
-        for n, ok in pool.map(_count_part, [(p, f, t_end, kernel, memo) for p, f in order]):
-            total += n
-            complete = complete and ok
+    # the pool's own deadline: the parts' (a few seconds later), for a part that cannot stop
+    deadline = None if t_end is None else time.monotonic() + (t_end - time.perf_counter()) + 5.0
+    try:
+        with WorkerPool(min(workers, len(parts)), deadline) as pool:
+            for n, ok in pool.map_unordered(_count_part, [(p, f, t_end, kernel, memo) for p, f in order]):
+                total += n
+                complete = complete and ok
+    except PoolTimeout:
+        return total, False
     return total, complete
 
 

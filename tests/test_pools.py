@@ -69,14 +69,28 @@ def test_an_early_answer_stops_the_others():
 
 
 def test_every_pool_path_many_times_in_a_row():
-    """The QANGO root split, the exact-cover parallel count, the census executor and the batch
-    pool, each run repeatedly with the answers checked (a hang here fails by the test timeout)."""
+    """The QANGO root split, the exact-cover parallel counts (parts and first-cell boards) and the
+    census executor, each run repeatedly with the answers checked (a hang here fails by the test
+    timeout); the batch pool's runs are in tests/test_batch_input.py and tests/test_interrupt.py."""
     from tanglekit.games.qango import load_board
     from tanglekit.games.qango.solve import QangoSolver
+
+    from tanglekit.benchmarks.xc_problems import n_queens as queens
+    from tanglekit.generators.executors import map_unordered
+    from tanglekit.solver.dlx_firstcell import FirstCellMatrix, firstcell_count_parallel
+    from tanglekit.solver.parallel import count_parallel
+    from tanglekit.solver.tiling import TilingProblem, parse_region, piece_set
+    from tanglekit.solver.xc_problem import reduce_multiplicities
 
     board = load_board("6")
     x = sum(1 << c for c in (0, 1, 7))  # X to move with three counters down, O with two
     o = sum(1 << c for c in (30, 35))
     want = QangoSolver(board, None, tt_bits=16).prove(x, o, True)
-    for _ in range(8):
+    prob = TilingProblem(parse_region("parallelogram:6x6"), piece_set("hexiamonds"))
+    red = reduce_multiplicities(prob.exact_cover)
+    m = FirstCellMatrix(prob.exact_cover.n_items, red.ptr, red.items, prob.exact_cover.item_order)
+    for _ in range(6):
         assert QangoSolver(board, None, tt_bits=16).prove_split(x, o, True, 2) == want
+        assert count_parallel(queens(8), workers=2) == (92, True)
+        assert firstcell_count_parallel(m, 2) == 624
+        assert sorted(map_unordered(_square, range(5), "local", workers=2)) == [0, 1, 4, 9, 16]
