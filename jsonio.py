@@ -84,6 +84,35 @@ def check_text_arg(text: str, what: str = "argument", max_len: int = MAX_TEXT_AR
     return text
 
 
+# --------------------------------------------------------------------------------------------
+# Whole numbers in user text: ASCII digits only
+# --------------------------------------------------------------------------------------------
+_ASCII_DIGITS = re.compile(r"[0-9]+\Z")
+_ASCII_SIGNED = re.compile(r"-?[0-9]+\Z")
+
+
+def is_ascii_digits(text: Any, signed: bool = False) -> bool:
+    """Whether ``text`` is a whole number written in ASCII digits ``0-9`` (a leading ``-`` when
+    ``signed``): no spaces, ``+``, ``_``, and none of the other characters ``str.isdigit`` and
+    ``int()`` take (superscripts, Arabic-Indic or fullwidth digits...). The one rule for every
+    number a user types: IDs, parameters, move numbers, option values."""
+    return type(text) is str and bool((_ASCII_SIGNED if signed else _ASCII_DIGITS).match(text))
+
+
+def ascii_int(text: Any, what: str, lo: int | None = None, hi: int | None = None,
+              signed: bool = False, error: type[Exception] = FormatError) -> int:
+    """``text`` (ASCII digits, see ``is_ascii_digits``) as an int within ``lo``..``hi``;
+    anything else is one line of ``error`` naming ``what``."""
+    rng = (f" in {lo}..{hi}" if lo is not None and hi is not None else f" >= {lo}" if lo is not None
+           else f" <= {hi}" if hi is not None else "")
+    if not is_ascii_digits(text, signed) or len(text) > MAX_INT_DIGITS:
+        raise error(f"{what}: {short(text)} is not a whole number{rng} (digits 0-9)")
+    v = int(text)
+    if lo is not None and v < lo or hi is not None and v > hi:
+        raise error(f"{what}: {v} is not a whole number{rng}")
+    return v
+
+
 def _name(p: Path) -> str:
     s = str(p)
     if not s.isprintable():  # a line break or control character in a name stays on one line

@@ -20,6 +20,7 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from ..errors import TanglekitError
 from ..games.plugin import plugins
+from ..jsonio import is_ascii_digits, short
 from . import session as S
 from .session import BadRequest
 
@@ -171,10 +172,9 @@ def _check_call(call: str, game: str, method: str, q: dict, body) -> dict:
 
 
 def _int(v, what: str) -> int:
-    try:
-        return int(v)
-    except (TypeError, ValueError):
-        raise BadRequest(f"{what} must be an integer, not {v!r}") from None
+    if not is_ascii_digits(v, signed=True) or len(v) > 20:  # int() would take ' 1', '1_0', '١'
+        raise BadRequest(f"{what} must be an integer, not {short(v)}")
+    return int(v)
 
 
 def make_server(host: str = "127.0.0.1", port: int = 0, quiet: bool = True) -> ThreadingHTTPServer:

@@ -20,7 +20,7 @@ from pathlib import Path
 from ...errors import FormatError, SolverError
 from ...generators.executors import map_unordered
 from ...generators.ids import Instance, ParsedId, format_params, make_descriptive, make_seed
-from ...jsonio import expect_format, read_json_file, tagged, validate, verify_checksum, with_checksum
+from ...jsonio import expect_format, is_ascii_digits, read_json_file, tagged, validate, verify_checksum, with_checksum
 from ...limits import Deadline, LimitReached, as_deadline, check_count, check_workers, cpu_count
 from .cards import CardSet, default_card_set
 from .formats import CENSUS_FORMAT, CHALLENGE_FORMAT
@@ -354,7 +354,7 @@ def _summary_errors(summary: dict) -> str | None:
         return "its unsolvable count disagrees with its move distribution"
     if sum(bins.values()) != n - uns or summary.get("no_revisit", 0) > n - uns:
         return "its tour bins do not add up to its solved layouts"
-    if any(not (k == "unsolvable" or k.isdigit()) for k in moves) or any(not k.isdigit() for k in bins):
+    if any(not (k == "unsolvable" or is_ascii_digits(k)) for k in moves) or any(not is_ascii_digits(k) for k in bins):
         return "its distributions have keys that are not move counts or bins"
     mx, mn = summary.get("max_tours", [0, None]), summary.get("min_tours", [None, None])
     if n - uns > 0:

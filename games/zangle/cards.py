@@ -22,6 +22,7 @@ from ...jsonio import (
     decode_text,
     expect_format,
     identify,
+    is_ascii_digits,
     load_json_source,
     parse_json_text,
     plain_int,
@@ -358,7 +359,7 @@ def deck_from_json(data: dict, source: str = "deck") -> Deck:
     by_size = data.get("by_triangles")
     if by_size:
         for k, want in by_size.items():
-            if not k.isdigit():
+            if not is_ascii_digits(k) or len(k) > 6:
                 raise FormatError(f"{source}: by_triangles key {short(k)} is not a triangle count")
             have = sum(1 for c in cards if c.size == int(k))
             if have != want:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import FormatError, RuleError
-from ...jsonio import expect_format, plain_int, plain_keys, plain_text, register_format, short, tagged, validate
+from ...jsonio import expect_format, is_ascii_digits, plain_int, plain_keys, plain_text, register_format, short, tagged, validate
 from .cards import DECK_FORMAT, deck_from_json, default_deck, load_document
 from .rules import ZangleOptions
 from .solo import SoloGame, solo_layout
@@ -267,7 +267,7 @@ def parse_id_params(parsed) -> tuple[ZangleOptions, str | None, str | None]:
     deck_name = None
     for k, v in parsed.values().items():
         if k == "piles":
-            if not v.isdigit() or not 1 <= int(v) <= MAX_PILES:
+            if not is_ascii_digits(v) or len(v) > 3 or not 1 <= int(v) <= MAX_PILES:
                 raise parsed.error(f"piles={short(v)} is not a pile count 1..{MAX_PILES}")
             opts["piles"] = int(v)
         elif k == "fill":

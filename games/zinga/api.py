@@ -26,6 +26,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...errors import InvalidMoveError, RuleError
+from ...jsonio import is_ascii_digits
 from ..api import (
     CHANCE,
     TERMINAL,
@@ -240,7 +241,7 @@ class ZingaState(EngineState):
         if not words:
             raise InvalidMoveError("empty Zinga move")
         k, rest = words[0], words[1:]
-        if k == "die" and len(rest) == 1 and rest[0].isdigit() and rest[0].isascii() and len(rest[0]) < 3:
+        if k == "die" and len(rest) == 1 and is_ascii_digits(rest[0]) and len(rest[0]) < 3:
             if not 1 <= int(rest[0]) <= 6:
                 raise InvalidMoveError(f"bad Zinga move {shown!r}: a die shows 1..6")
             return DIE + int(rest[0])

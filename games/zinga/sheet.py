@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import FormatError
-from ...jsonio import expect_format, read_json_file, register_format, short, tagged, validate
+from ...jsonio import expect_format, is_ascii_digits, read_json_file, register_format, short, tagged, validate
 from .rules import CENTRE, BLUE9, COLOURS, LINES, N_CELLS, N_NUMBERS, SIZE, code_of, name_of
 
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX"  # 60 symbols, one per code
@@ -154,7 +154,8 @@ def _parse_cell(cell, where: str) -> int:
             colour, number = cell["colour"], cell["number"]
         else:
             raise FormatError(f"{where}: cannot read cell {short(cell)}")
-        if isinstance(number, bool) or not str(number).strip().lstrip("-").isdigit() or len(str(number)) > 6:
+        if not (type(number) is int or is_ascii_digits(number.strip() if isinstance(number, str) else None,
+                                                       signed=True)) or len(str(number).strip()) > 6:
             raise FormatError(f"{where}: number {short(number)} is not an integer (1..12)")
         return code_of(colour, int(number))
     except FormatError:
@@ -226,7 +227,7 @@ def sheets_from_description(params: tuple[str, ...], description: str, where: st
         raise FormatError(f"{where}: expected zinga:sheetsK:<sheet>.<sheet>...")
     parts = description.split(".")
     k = params[0][6:]
-    if k and (not k.isdigit() or int(k) != len(parts)):
+    if k and (not is_ascii_digits(k) or len(k) > 4 or int(k) != len(parts)):
         raise FormatError(f"{where}: announces {k[:4]} sheets but holds {len(parts)}")
     if len(parts) > MAX_SHEETS:
         raise FormatError(f"{where}: more than {MAX_SHEETS} sheets")
