@@ -15,7 +15,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...errors import FormatError
-from ...jsonio import expect_format, is_ascii_digits, plain_int, plain_keys, plain_text, register_format, short, tagged, validate
+from ...jsonio import (
+    expect_format,
+    is_ascii_digits,
+    plain_int,
+    plain_keys,
+    plain_text,
+    register_format,
+    short,
+    tagged,
+    validate,
+)
 from .cards import (
     MAX_CARD_CELLS,
     MAX_COORD,

@@ -16,7 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import FormatError, RuleError
-from ...jsonio import expect_format, is_ascii_digits, plain_int, plain_keys, plain_text, register_format, short, tagged, validate
+from ...jsonio import (
+    expect_format,
+    is_ascii_digits,
+    plain_int,
+    plain_keys,
+    plain_text,
+    register_format,
+    short,
+    tagged,
+    validate,
+)
 from .cards import DECK_FORMAT, deck_from_json, default_deck, load_document
 from .rules import ZangleOptions
 from .solo import SoloGame, solo_layout
