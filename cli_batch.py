@@ -30,14 +30,10 @@ def read_lines(source: str) -> list[tuple[int, str]]:
     """(line number, text) of every non-blank line of FILE, or of standard input for ``-``."""
     if source == "-":
         text = sys.stdin.read()
-    else:
-        try:
-            with open(source, encoding="utf-8") as fh:
-                text = fh.read()
-        except OSError as e:
-            raise TanglekitError(f"cannot read batch file {source}: {e.strerror or e}") from None
-        except UnicodeDecodeError:
-            raise TanglekitError(f"batch file {source} is not UTF-8 text") from None
+    else:  # a regular file only, through the one input layer (a FIFO or a device is refused)
+        from .jsonio import read_text_file
+
+        text = read_text_file(source, "batch file")
     return [(n, ln.strip()) for n, ln in enumerate(text.splitlines(), 1) if ln.strip()]
 
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -35,16 +37,57 @@ def short(value: Any, limit: int = MAX_SHOWN) -> str:
 # --------------------------------------------------------------------------------------------
 # Bytes and text
 # --------------------------------------------------------------------------------------------
-def read_bytes(path: str | Path, what: str = "file", max_bytes: int = MAX_BYTES) -> bytes:
-    """The bytes of a file, refusing folders, devices that never end and files over ``max_bytes``."""
+def _not_regular(mode: int) -> str | None:
+    """What a file of this ``st_mode`` is when it is not a regular file (None when it is one)."""
+    if stat.S_ISREG(mode):
+        return None
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def check_regular_file(path: str | Path, what: str = "file") -> os.stat_result:
+    """``os.stat`` of an input path that must be a regular file (symbolic links followed): a
+    folder, a FIFO, a device or a socket is a one-line FormatError, found without opening it (a
+    FIFO would block the open until a writer comes; /dev/zero never ends)."""
     p = Path(path)
     if "\x00" in str(p):
         raise FormatError(f"{_name(p)}: a path cannot contain a NUL character")
     try:
-        if p.is_dir():
-            raise FormatError(f"{_name(p)}: is a folder, expected a {what}")
-        with open(p, "rb") as f:
-            data = f.read(max_bytes + 1)
+        st = os.stat(p)
+    except (OSError, ValueError) as e:
+        raise FormatError(f"{_name(p)}: cannot read {what} ({getattr(e, 'strerror', None) or e})") from None
+    kind = _not_regular(st.st_mode)
+    if kind is not None:
+        raise FormatError(f"{_name(p)}: is {kind}, expected a {what} (a regular file)")
+    return st
+
+
+def read_bytes(path: str | Path, what: str = "file", max_bytes: int = MAX_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``max_bytes``: folders, FIFOs, devices and sockets
+    are refused before any open (``check_regular_file``); the open itself does not block and
+    checks again what it opened (a path swapped for a FIFO in between is refused too). Every
+    input file tanglekit reads comes through here."""
+    p = Path(path)
+    st = check_regular_file(p, what)
+    if st.st_size > max_bytes:
+        raise FormatError(f"{_name(p)}: larger than {max_bytes // (1024 * 1024)} MiB, not a {what}")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(p, flags)
+        try:
+            kind = _not_regular(os.fstat(fd).st_mode)
+            if kind is not None:
+                raise FormatError(f"{_name(p)}: is {kind}, expected a {what} (a regular file)")
+            with os.fdopen(fd, "rb") as f:
+                fd = -1  # the file object closes it now
+                data = f.read(max_bytes + 1)
+        finally:
+            if fd >= 0:
+                os.close(fd)
     except FormatError:
         raise
     except OSError as e:

@@ -235,8 +235,11 @@ def piece_set(name: str, lattice: str | None = None, mirror: bool = True) -> lis
 
 
 def _is_file(name: str) -> bool:
+    """A path to read as a file: anything there but a folder (a FIFO or a device too, so the
+    reading layer names what it is rather than "unknown piece set")."""
     try:
-        return Path(name).is_file()
+        p = Path(name)
+        return p.exists() and not p.is_dir()
     except (OSError, ValueError):
         return False
 
