@@ -16,7 +16,6 @@ import time
 
 import pytest
 from hostile import assert_refused
-
 from tanglekit.errors import FormatError
 from tanglekit.jsonio import check_regular_file, read_bytes, read_json_file, read_text_file
 

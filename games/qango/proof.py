@@ -18,7 +18,6 @@ The checker replays every line with ``Position.play``; it never calls the solver
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ...errors import FormatError
