@@ -389,6 +389,32 @@ def plain_int(v: Any, lo: int | None = None, hi: int | None = None) -> bool:
     return type(v) is int and (lo is None or v >= lo) and (hi is None or v <= hi)
 
 
+def whole_number(v: Any, lo: int | None = None, hi: int | None = None) -> bool:
+    """A JSON whole number: an int, never a bool (``true`` is 1 to Python) or a float (``1.0``)
+    within ``lo``..``hi``; the rule for every count, seed, player and action read from a file."""
+    return plain_int(v, lo, hi)
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Equality of JSON values that tells types apart: ``true``, ``1`` and ``1.0`` differ (Python's
+    ``==`` says they are equal, so a check like ``stored == expected`` would take ``true`` for
+    ``1``). Lists and tuples compare alike; keys must match exactly."""
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+            if len(x) != len(y):
+                return False
+            stack.extend(zip(x, y))
+        elif isinstance(x, dict) and isinstance(y, dict):
+            if x.keys() != y.keys():
+                return False
+            stack.extend((x[k], y[k]) for k in x)
+        elif type(x) is not type(y) and not (isinstance(x, str) and isinstance(y, str)) or x != y:
+            return False
+    return True
+
+
 def plain_keys(d: Any, allowed) -> bool:
     """A dict whose keys are all among ``allowed``."""
     return type(d) is dict and all(type(k) is str and k in allowed for k in d)

@@ -10,7 +10,7 @@ its ID pair, grade and solution, and is read back as its deal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -406,6 +406,9 @@ def parse_solo_deal(data, deck=None, source: str = "solo deal") -> SoloDeal:
         raise FormatError(f"{source}: the deal is for deck {short(body['deck'])}, not {short(deck.name)} "
                           "(pass that deck with --deck FILE)")
     opts = dict(body.get("options") or {})
+    for f in fields(ZangleOptions):  # piles and max_turns are replaced below, but typed all the same
+        if type(f.default) is int and f.name in opts and not plain_int(opts[f.name]):
+            raise FormatError(f"{source} at options.{f.name}: expected a whole number, not {short(opts[f.name])}")
     opts.pop("max_turns", None)
     opts["piles"] = len(body["piles"])
     try:

@@ -30,7 +30,7 @@ def _sheet_models():
     class SheetModel(BaseModel):
         model_config = ConfigDict(extra="forbid")
         format: Optional[Literal["zinga-sheet", "tanglekit/zinga-sheet"]] = None
-        version: Optional[Literal[1]] = None
+        version: Optional[Annotated[StrictInt, Field(ge=1, le=1)]] = None  # Literal[1] takes true and 1.0
         name: Optional[Union[Text, StrictInt]] = None
         rows: Annotated[list[Row], Field(min_length=SIZE, max_length=SIZE)]
 
