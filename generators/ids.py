@@ -91,7 +91,7 @@ def looks_like_id(text: str) -> bool:
     """Whether ``text`` starts with a registered game prefix and a colon."""
     if not isinstance(text, str):
         return False
-    head, sep, _ = text.strip().partition(":")
+    head, sep, _ = text.strip(_ASCII_SPACE).partition(":")
     return bool(sep) and head.lower() in _id_plugins()
 
 

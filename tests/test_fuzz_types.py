@@ -18,9 +18,8 @@ from dataclasses import fields
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from tanglekit.errors import TanglekitError
 from tanglekit.jsonio import FORMATS, with_checksum
 
@@ -45,8 +44,8 @@ def _qango_position():
 
 
 def _qango_puzzle():
-    from tanglekit.generators.ids import resolve
     from tanglekit.games.qango.sources import read_position_source
+    from tanglekit.generators.ids import resolve
 
     doc = resolve("qango:6,k2#1").value.to_json()
     return doc, lambda p: read_position_source(str(p))
@@ -68,8 +67,6 @@ def _tanglung_challenge():
 
 
 def _tanglung_state():
-    from tanglekit.play.start import resolve_start
-
     doc = json.loads((EXAMPLES / "tanglung-state.json").read_text())
     doc = {"format": "tanglekit/tanglung-state", "version": 1, **doc}
     return doc, lambda p: _analyze(p)
@@ -155,10 +152,9 @@ def _zinga_sheets():
 
 def _zinga_game():
     from tanglekit.games.zinga.engine import ZingaGame
+    from tanglekit.games.zinga.rules import ZingaOptions
     from tanglekit.games.zinga.sheet import load_sheets
     from tanglekit.jsonio import read_json_file
-
-    from tanglekit.games.zinga.rules import ZingaOptions
 
     doc = ZingaGame(load_sheets()[:2], ZingaOptions(), 1).to_json()
     return doc, lambda p: ZingaGame.from_json(read_json_file(p, "Zinga game"), str(p))
@@ -166,7 +162,6 @@ def _zinga_game():
 
 def _play_log(tmp):
     from hostile import run_cli
-
     from tanglekit.play.start import resolve_start
 
     log = Path(tmp) / "play.json"
@@ -241,9 +236,7 @@ def _load_all_formats() -> None:
     import tanglekit.games.zinga.sheet  # noqa: F401
     import tanglekit.generators.executors  # noqa: F401
     import tanglekit.play.start  # noqa: F401
-    from tanglekit.shapes import catalogue
-
-    catalogue._shapes_format() if hasattr(catalogue, "_shapes_format") else None
+    import tanglekit.shapes.catalogue  # noqa: F401
 
 
 def test_every_format_has_a_sample():
@@ -353,6 +346,7 @@ def _not_a_number(s: str) -> bool:
         t.lstrip("-").isascii() and t.lstrip("-").isdigit())
 
 
+@settings(deadline=None)
 @given(st.data())
 def test_rule_options_refuse_bools_floats_and_other_digits(data):
     from tanglekit.errors import RuleError
