@@ -142,6 +142,16 @@ def is_ascii_digits(text: Any, signed: bool = False) -> bool:
     return type(text) is str and bool((_ASCII_SIGNED if signed else _ASCII_DIGITS).match(text))
 
 
+def text_int(text: str) -> int:
+    """``int(text)`` for typed text (move notation, cells): ASCII digits with an optional ``-``
+    and spaces around, else ``ValueError`` as ``int()`` raises, so it drops in where ``int()`` was
+    (which took Arabic-Indic and fullwidth digits, ``_`` and ``+``)."""
+    t = text.strip(" \t") if isinstance(text, str) else text
+    if not is_ascii_digits(t, signed=True) or len(t) > MAX_INT_DIGITS:
+        raise ValueError(f"not a whole number in ASCII digits: {short(text)}")
+    return int(t)
+
+
 def ascii_int(text: Any, what: str, lo: int | None = None, hi: int | None = None,
               signed: bool = False, error: type[Exception] = FormatError) -> int:
     """``text`` (ASCII digits, see ``is_ascii_digits``) as an int within ``lo``..``hi``;

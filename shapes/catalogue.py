@@ -103,7 +103,7 @@ def hexagon(n: int) -> Polyform:
     return Polyform(cells, "triangle").normalized()
 
 
-_REGION_RE = re.compile(r"^(rect|parallelogram|triangle|hexagon):(\d{1,9})(?:x(\d{1,9}))?$")
+_REGION_RE = re.compile(r"(rect|parallelogram|triangle|hexagon):([0-9]{1,9})(?:x([0-9]{1,9}))?\Z")
 _AREA = {"rect": lambda a, b: a * b, "parallelogram": lambda a, b: 2 * a * b,
          "triangle": lambda a, b: a * a, "hexagon": lambda a, b: 6 * a * a}
 

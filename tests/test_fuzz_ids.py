@@ -155,3 +155,53 @@ def test_api_state_answers_400_for_non_ascii_ids(base, text, bad, data):
 def test_api_state_reported_cases(base, q):
     code, body = _state(base, **q)
     assert code == 400 and "\n" not in body["error"], (code, body)
+
+
+# --- every other number a user types: move notation, move numbers, --option values ---------------
+_LOOKALIKE_DIGITS = [str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"), str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"),
+                     str.maketrans("0123456789", "０１２３４５６７８９"), str.maketrans("0123456789", "߀߁߂߃߄߅߆߇߈߉")]
+
+
+def _move_texts():
+    """(state, texts of legal moves that hold digits) of every game, chance nodes played through."""
+    from tanglekit.games import game_names
+    from tanglekit.games.plugin import load_game
+
+    out = []
+    for name in game_names():
+        st_ = load_game(name).new_initial_state(seed=1)
+        for _ in range(50):
+            if not st_.is_chance_node():
+                break
+            st_.apply_action(st_.legal_actions()[0])
+        texts = [st_.action_to_string(a) for a in st_.legal_actions()[:40]]
+        out.append((name, st_, [t for t in texts if any(c.isdigit() for c in t)][:3]))
+    return out
+
+
+def test_move_notation_reads_ascii_digits_only():
+    """A legal move with its digits written as look-alikes is no move (qango '٠,٠', tanglung
+    '０,１' and zinga 'claim red ١' were read as the ASCII move)."""
+    from tanglekit.errors import InvalidMoveError
+
+    for name, state, texts in _move_texts():
+        for t in texts:
+            assert state.action_to_string(state.string_to_action(t)) == t  # the ASCII text reads
+            for table in _LOOKALIKE_DIGITS:
+                with pytest.raises(InvalidMoveError) as e:
+                    state.string_to_action(t.translate(table))
+                assert "\n" not in str(e.value), (name, t)
+
+
+@pytest.mark.parametrize("typed", ["١", "²", "１", "1_0", "+1", " ٣ "])
+def test_play_move_numbers_and_option_values_are_ascii(typed):
+    from tanglekit.cli_play import _params
+    from tanglekit.errors import RuleError, TanglekitError
+    from tanglekit.play.session import PlaySession
+    from tanglekit.play.start import resolve_start
+
+    s = PlaySession(resolve_start("qango"), ["human", "human"], 0)
+    with pytest.raises(TanglekitError) as e:  # a move number is ASCII digits; anything else is notation
+        s.parse_move(typed)
+    assert isinstance(e.value, (RuleError, FormatError)) and "\n" not in str(e.value)
+    assert isinstance(_params([f"players={typed}"])["players"], str)  # text, not a number: the game refuses it

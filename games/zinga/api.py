@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...errors import InvalidMoveError, RuleError
-from ...jsonio import is_ascii_digits
+from ...jsonio import is_ascii_digits, text_int
 from ..api import (
     CHANCE,
     TERMINAL,
@@ -77,7 +77,7 @@ def _code_text(text: list[str], where: str) -> int:
     if len(text) != 2:
         raise InvalidMoveError(f"bad Zinga move {where!r}: expected a colour and a number")
     try:
-        return code_of(text[0], int(text[1]))
+        return code_of(text[0], text_int(text[1]))
     except ValueError:
         raise InvalidMoveError(f"bad Zinga move {where!r}: a colour ({', '.join(COLOURS)}) and a number 1..12") from None
 
