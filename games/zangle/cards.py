@@ -314,10 +314,9 @@ def deck_from_json(data: dict, source: str = "deck") -> Deck:
     allow = bool(data.get("allow_disconnected", False))
     colours = dict(DEFAULT_COLOURS)
     for k, v in (data.get("colours") or {}).items():
-        try:
-            colours[int(k)] = str(v)
-        except ValueError:
-            raise FormatError(f"{source}: colours key {short(k)} is not a triangle count") from None
+        if not is_ascii_digits(k) or len(k) > 6:  # int() took ' 1', '1_0' and '١'
+            raise FormatError(f"{source}: colours key {short(k)} is not a triangle count")
+        colours[int(k)] = str(v)
     entries = data.get("cards")
     if not isinstance(entries, list) or not entries:
         raise FormatError(f"{source}: missing or empty 'cards' list")
