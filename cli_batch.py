@@ -22,6 +22,7 @@ from typing import Callable, Iterable, Iterator
 import typer
 
 from .errors import TanglekitError
+from .jsonio import read_text_file
 
 _JSON_FIELD = "as_json"
 
@@ -31,8 +32,6 @@ def read_lines(source: str) -> list[tuple[int, str]]:
     if source == "-":
         text = sys.stdin.read()
     else:  # a regular file only, through the one input layer (a FIFO or a device is refused)
-        from .jsonio import read_text_file
-
         text = read_text_file(source, "batch file")
     return [(n, ln.strip()) for n, ln in enumerate(text.splitlines(), 1) if ln.strip()]
 
