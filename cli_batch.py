@@ -25,9 +25,9 @@ import typer
 
 from .cli_common import OUTPUT_FLAGS
 from .errors import TanglekitError
-from .jsonio import _name, parse_json_text
-from .pools import start_method, stop_workers
+from .jsonio import _name, check_regular_file, parse_json_text
 from .outputs import note_input
+from .pools import start_method, stop_workers
 
 _JSON_FIELD = "as_json"
 
@@ -63,7 +63,8 @@ def _open_source(source: str):
     name = _name(Path(source))
     if "\x00" in source:
         raise TanglekitError(f"batch file {name}: a path cannot contain a NUL character")
-    try:  # O_NONBLOCK: opening a FIFO must not wait for a writer before it is refused
+    check_regular_file(source, "batch file")  # a FIFO, device, socket or folder: refused before any open
+    try:  # O_NONBLOCK: a path swapped for a FIFO in between must not wait for a writer either
         fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as e:
         raise TanglekitError(f"cannot read batch file {name}: {e.strerror or e}") from None

@@ -13,7 +13,7 @@ import typer
 
 from .cli_common import parse_options, print_json, progress, write_text
 from .errors import FormatError
-from .jsonio import check_text_arg, short
+from .jsonio import check_text_arg, is_ascii_digits, short
 from .limits import check_count, check_number
 
 _OPTION_HELP = "Rule option or set-up value NAME=VALUE (repeatable), e.g. players=3, board=7."
@@ -26,7 +26,7 @@ def _params(pairs) -> dict:
         if len(k) > 40:
             raise FormatError(f"--option {k[:40]}...: an option name is a short word")
         check_text_arg(v, f"--option {k[:40]}", 10_000)
-        out[k] = int(v) if v.lstrip("-").isdigit() and len(v) <= 18 else v
+        out[k] = int(v) if is_ascii_digits(v, signed=True) and len(v) <= 18 else v
     return out
 
 

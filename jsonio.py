@@ -14,6 +14,7 @@ import json
 import math
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -37,22 +38,64 @@ def short(value: Any, limit: int = MAX_SHOWN) -> str:
 # --------------------------------------------------------------------------------------------
 # Bytes and text
 # --------------------------------------------------------------------------------------------
+def _not_regular(mode: int) -> str | None:
+    """What a file of this ``st_mode`` is when it is not a regular file (None when it is one)."""
+    if stat.S_ISREG(mode):
+        return None
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def check_regular_file(path: str | Path, what: str = "file") -> os.stat_result:
+    """``os.stat`` of an input path that must be a regular file (symbolic links followed): a
+    folder, a FIFO, a device or a socket is a one-line FormatError, found without opening it (a
+    FIFO would block the open until a writer comes; /dev/zero never ends)."""
+    p = Path(path)
+    if "\x00" in str(p):
+        raise FormatError(f"{_name(p)}: a path cannot contain a NUL character")
+    try:
+        st = os.stat(p)
+    except (OSError, ValueError) as e:
+        raise FormatError(f"{_name(p)}: cannot read {what} ({getattr(e, 'strerror', None) or e})") from None
+    kind = _not_regular(st.st_mode)
+    if kind is not None:
+        raise FormatError(f"{_name(p)}: is {kind}, expected a {what} (a regular file)")
+    return st
+
+
 def read_bytes(path: str | Path, what: str = "file", max_bytes: int = MAX_BYTES, state: bool = False) -> bytes:
-    """The bytes of a file, refusing folders, devices that never end and files over ``max_bytes``.
+    """The bytes of a regular file of at most ``max_bytes``: folders, FIFOs, devices and sockets
+    are refused before any open (``check_regular_file``); the open itself does not block and
+    checks again what it opened (a path swapped for a FIFO in between is refused too). Every
+    input file tanglekit reads comes through here.
 
     The file is recorded as an input of the running command (``outputs.note_input``), so no
     output of the command may overwrite it; ``state=True`` is for a command's own state file (a
     checkpoint it reads back and rewrites on purpose)."""
     p = Path(path)
-    if "\x00" in str(p):
-        raise FormatError(f"{_name(p)}: a path cannot contain a NUL character")
+    st = check_regular_file(p, what)
+    if st.st_size > max_bytes:
+        raise FormatError(f"{_name(p)}: larger than {max_bytes // (1024 * 1024)} MiB, not a {what}")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
     try:
-        if p.is_dir():
-            raise FormatError(f"{_name(p)}: is a folder, expected a {what}")
-        with open(p, "rb") as f:
+        fd = os.open(p, flags)
+        try:
+            st = os.fstat(fd)
+            kind = _not_regular(st.st_mode)
+            if kind is not None:
+                raise FormatError(f"{_name(p)}: is {kind}, expected a {what} (a regular file)")
             if not state:
-                note_input(p, os.fstat(f.fileno()))
-            data = f.read(max_bytes + 1)
+                note_input(p, st)
+            with os.fdopen(fd, "rb") as f:
+                fd = -1  # the file object closes it now
+                data = f.read(max_bytes + 1)
+        finally:
+            if fd >= 0:
+                os.close(fd)
     except FormatError:
         raise
     except OSError as e:
@@ -90,6 +133,45 @@ def check_text_arg(text: str, what: str = "argument", max_len: int = MAX_TEXT_AR
     if re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", text):
         raise FormatError(f"{what}: contains control characters")
     return text
+
+
+# --------------------------------------------------------------------------------------------
+# Whole numbers in user text: ASCII digits only
+# --------------------------------------------------------------------------------------------
+_ASCII_DIGITS = re.compile(r"[0-9]+\Z")
+_ASCII_SIGNED = re.compile(r"-?[0-9]+\Z")
+
+
+def is_ascii_digits(text: Any, signed: bool = False) -> bool:
+    """Whether ``text`` is a whole number written in ASCII digits ``0-9`` (a leading ``-`` when
+    ``signed``): no spaces, ``+``, ``_``, and none of the other characters ``str.isdigit`` and
+    ``int()`` take (superscripts, Arabic-Indic or fullwidth digits...). The one rule for every
+    number a user types: IDs, parameters, move numbers, option values."""
+    return type(text) is str and bool((_ASCII_SIGNED if signed else _ASCII_DIGITS).match(text))
+
+
+def text_int(text: str) -> int:
+    """``int(text)`` for typed text (move notation, cells): ASCII digits with an optional ``-``
+    and spaces around, else ``ValueError`` as ``int()`` raises, so it drops in where ``int()`` was
+    (which took Arabic-Indic and fullwidth digits, ``_`` and ``+``)."""
+    t = text.strip(" \t") if isinstance(text, str) else text
+    if not is_ascii_digits(t, signed=True) or len(t) > MAX_INT_DIGITS:
+        raise ValueError(f"not a whole number in ASCII digits: {short(text)}")
+    return int(t)
+
+
+def ascii_int(text: Any, what: str, lo: int | None = None, hi: int | None = None,
+              signed: bool = False, error: type[Exception] = FormatError) -> int:
+    """``text`` (ASCII digits, see ``is_ascii_digits``) as an int within ``lo``..``hi``;
+    anything else is one line of ``error`` naming ``what``."""
+    rng = (f" in {lo}..{hi}" if lo is not None and hi is not None else f" >= {lo}" if lo is not None
+           else f" <= {hi}" if hi is not None else "")
+    if not is_ascii_digits(text, signed) or len(text) > MAX_INT_DIGITS:
+        raise error(f"{what}: {short(text)} is not a whole number{rng} (digits 0-9)")
+    v = int(text)
+    if lo is not None and v < lo or hi is not None and v > hi:
+        raise error(f"{what}: {v} is not a whole number{rng}")
+    return v
 
 
 def _name(p: Path) -> str:
@@ -324,6 +406,32 @@ def plain_text(v: Any, max_len: int | None = None, min_len: int = 0) -> bool:
 def plain_int(v: Any, lo: int | None = None, hi: int | None = None) -> bool:
     """An int (not a bool) within ``lo``..``hi``."""
     return type(v) is int and (lo is None or v >= lo) and (hi is None or v <= hi)
+
+
+def whole_number(v: Any, lo: int | None = None, hi: int | None = None) -> bool:
+    """A JSON whole number: an int, never a bool (``true`` is 1 to Python) or a float (``1.0``)
+    within ``lo``..``hi``; the rule for every count, seed, player and action read from a file."""
+    return plain_int(v, lo, hi)
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Equality of JSON values that tells types apart: ``true``, ``1`` and ``1.0`` differ (Python's
+    ``==`` says they are equal, so a check like ``stored == expected`` would take ``true`` for
+    ``1``). Lists and tuples compare alike; keys must match exactly."""
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+            if len(x) != len(y):
+                return False
+            stack.extend(zip(x, y))
+        elif isinstance(x, dict) and isinstance(y, dict):
+            if x.keys() != y.keys():
+                return False
+            stack.extend((x[k], y[k]) for k in x)
+        elif type(x) is not type(y) and not (isinstance(x, str) and isinstance(y, str)) or x != y:
+            return False
+    return True
 
 
 def plain_keys(d: Any, allowed) -> bool:

@@ -39,6 +39,7 @@ from enum import Enum
 from typing import Any, Callable, Self, SupportsIndex, TypeVar, cast, overload
 
 from ..errors import FormatError, IllegalMoveError, RuleError
+from ..jsonio import same_json, whole_number
 
 CHANCE = -1  # current_player() at a chance node (OpenSpiel's kChancePlayerId)
 TERMINAL = -4  # current_player() when the game is over (OpenSpiel's kTerminalPlayerId)
@@ -585,12 +586,13 @@ def replay_from_json(game: Game, data: Any, make: Callable[[int, Any], EngineSta
     ``game._start``) then the actions replayed, checked against the stored position if any."""
     make = make or game._start
     data = check_json_game(data, game.name)
-    try:
-        seed = int(data.get("seed") or 0)
-        actions = [int(a) for a in data.get("actions", [])]
-    except (TypeError, ValueError):
-        raise FormatError(f"{game.name} state: seed and actions must be whole numbers") from None
-    if "params" in data and data["params"] != _jsonable(game.params):
+    seed, actions = data.get("seed"), data.get("actions", [])
+    # whole numbers only: int() took true, 3.0, 2.5 and "3" (and Arabic-Indic digits) as numbers
+    if not (seed is None or whole_number(seed, 0, 2**63 - 1)) or not isinstance(actions, list) \
+            or not all(whole_number(a, 0) for a in actions):
+        raise FormatError(f"{game.name} state: seed and actions must be whole numbers")
+    seed = seed or 0
+    if "params" in data and not same_json(data["params"], _jsonable(game.params)):
         raise FormatError(f"{game.name} state: made with parameters {data['params']}, this game has "
                           f"{_jsonable(game.params)} (load_game with the state's parameters)")
     state = make(seed, data.get("start"))
@@ -598,6 +600,6 @@ def replay_from_json(game: Game, data: Any, make: Callable[[int, Any], EngineSta
         if state.is_terminal() or a not in state.legal_actions():
             raise FormatError(f"{game.name} state: action {i} ({a}) is not legal there")
         state._push(a, save=False)  # undo past this point replays from the start
-    if data.get("position") is not None and _jsonable(state._snapshot()) != data["position"]:
+    if data.get("position") is not None and not same_json(_jsonable(state._snapshot()), data["position"]):
         raise FormatError(f"{game.name} state: the position does not match the actions played")
     return state

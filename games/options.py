@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import fields
 from typing import Any, TypeVar
 
 from ..errors import RuleError
+from ..jsonio import is_ascii_digits, short
 
 T = TypeVar("T")
 
@@ -25,10 +27,13 @@ def coerce_option(name: str, default: Any, value: Any) -> Any:
             raise RuleError(f"option {name} takes true or false, not {value!r}")
         return value
     if isinstance(default, int):
-        try:
+        # a whole number: an int (numpy's too), or text of ASCII digits (`--option N=V`, IDs);
+        # never true/false, 5.0 or 2.5 (int() would make them 1, 5 and 2) nor other digits
+        if isinstance(value, numbers.Integral) and not isinstance(value, bool):
             return int(value)
-        except (TypeError, ValueError):
-            raise RuleError(f"option {name} takes a whole number, not {value!r}") from None
+        if isinstance(value, str) and is_ascii_digits(value.strip(), signed=True) and len(value.strip()) <= 20:
+            return int(value.strip())
+        raise RuleError(f"option {name} takes a whole number, not {short(value)}")
     return str(value) if isinstance(value, str) else value
 
 

@@ -160,12 +160,16 @@ def _load_checkpoint(path: Path, problem: dict) -> dict:
     data = jsonio.read_json_file(path, CHECKPOINT_FORMAT.title, state=True)
     jsonio.expect_format(data, CHECKPOINT_FORMAT, where)
     body = jsonio.verify_checksum(data, where)
-    if body.get("problem") != problem:
+    if not jsonio.same_json(body.get("problem"), problem):  # typed: 4.0 or true is not the problem's 4 or 1
         raise FormatError(f"{where}: the checkpoint was written for another problem "
                           f"({_describe(body.get('problem'))}); remove it or choose another file")
     done = body.get("done")
     if not isinstance(done, dict):
         raise FormatError(f"{where}: 'done' must be an object")
+    for key, counts in done.items():  # a count per part, or a list of counts: whole numbers only
+        if not all(jsonio.whole_number(c, 0) for c in (counts if isinstance(counts, list) else [counts])):
+            raise FormatError(f"{where}: part {jsonio.short(key)} must hold whole numbers >= 0 "
+                              "(not true/false or decimals)")
     return done
 
 

@@ -8,8 +8,12 @@ Grammar (docs/ids.md)::
 ``GAME`` is the family name of a game plugin with IDs (``games/plugin.py``);
 ``PARAMS`` is a comma-separated list of ``key=value`` pairs and bare words (no ``:``, ``#`` or
 spaces) and holds every generation parameter that changes the result; ``DESCRIPTION`` may hold
-any printable non-space character, ``#`` and ``:`` included (QANGO 7 Plus positions have ``#``
-cells): the first ``:`` after PARAMS starts it. ``SEED`` is a whole number in [0, 2**63).
+any printable ASCII character but a space, ``#`` and ``:`` included (QANGO 7 Plus positions have
+``#`` cells): the first ``:`` after PARAMS starts it. ``SEED`` is a whole number in [0, 2**63)
+written in ASCII digits. The whole ID is printable ASCII: any other character (a superscript or
+Arabic-Indic digit, a fullwidth letter, a Unicode space) is refused, never read as a look-alike;
+surrounding ASCII spaces are ignored. Each game's description grammar is as strict (no empty
+rows, no trailing separators beyond what the game writes).
 
 Games own their descriptive encodings (``games/<game>/``); this module owns the grammar and
 the dispatch; each game's plugin provides ``resolve_id(parsed) -> Instance``.
@@ -23,11 +27,12 @@ from typing import Any
 
 from ..errors import FormatError
 from ..games.plugin import plugins
-from ..jsonio import check_text_arg, short
+from ..jsonio import check_text_arg, is_ascii_digits, short
 
 MAX_SEED = 2**63 - 1
-_PARAMS_RE = re.compile(r"^[A-Za-z0-9_.=,+\-]*$")
-_GAME_RE = re.compile(r"^[a-z][a-z0-9-]*$")
+_PARAMS_RE = re.compile(r"[A-Za-z0-9_.=,+\-]*\Z")
+_ID_CHARS_RE = re.compile(r"[!-~]*\Z")  # printable ASCII, no space
+_ASCII_SPACE = " \t\r\n"
 
 def _id_plugins() -> dict:
     """ID prefix -> the plugin of every game that has shareable IDs (its family name)."""
@@ -86,14 +91,18 @@ def looks_like_id(text: str) -> bool:
     """Whether ``text`` starts with a registered game prefix and a colon."""
     if not isinstance(text, str):
         return False
-    head, sep, _ = text.strip().partition(":")
+    head, sep, _ = text.strip(_ASCII_SPACE).partition(":")
     return bool(sep) and head.lower() in _id_plugins()
 
 
 def split_id(text: str) -> ParsedId:
     """Split an ID by the grammar above; every malformed part is a one-line FormatError."""
     check_text_arg(text, "ID")
-    s = text.strip()
+    s = text.strip(_ASCII_SPACE)
+    if not _ID_CHARS_RE.match(s):
+        bad = next(c for c in s if not "!" <= c <= "~")
+        raise FormatError(f"ID {short(s)}: character {s.index(bad) + 1} is {bad!r} (U+{ord(bad):04X}); "
+                          "an ID is printable ASCII without spaces")
     game, sep, rest = s.partition(":")
     game = game.lower()
     if not sep:
@@ -106,11 +115,9 @@ def split_id(text: str) -> ParsedId:
         params, description, seed = rest[:colon], rest[colon + 1:], None
         if not description:
             raise FormatError(f"ID {short(s)}: empty description after {game}:{params}:")
-        if any(c.isspace() for c in description):
-            raise FormatError(f"ID {short(s)}: the description has spaces")
     elif hash_ >= 0:
         params, description, seed_text = rest[:hash_], None, rest[hash_ + 1:]
-        if not seed_text.isdigit() or len(seed_text) > 19:
+        if not is_ascii_digits(seed_text) or len(seed_text) > 19:
             raise FormatError(f"ID {short(s)}: seed {short(seed_text)} is not a whole number in [0, 2**63)")
         seed = int(seed_text)
         if seed > MAX_SEED:
@@ -119,7 +126,9 @@ def split_id(text: str) -> ParsedId:
         raise FormatError(f"ID {short(s)}: expected {game}:PARAMS:DESCRIPTION or {game}:PARAMS#SEED")
     if not _PARAMS_RE.match(params):
         raise FormatError(f"ID {short(s)}: bad parameters {short(params)} (letters, digits, '=', ',', '-', '.')")
-    parts = tuple(p for p in params.split(",") if p) if params else ()
+    parts = tuple(params.split(",")) if params else ()
+    if "" in parts:
+        raise FormatError(f"ID {short(s)}: an empty parameter (a ',' too many) in {short(params)}")
     return ParsedId(s, game, parts, description, seed)
 
 

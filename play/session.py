@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..errors import RuleError, TanglekitError
 from ..games.plugin import plugin_of
-from ..jsonio import short, tagged
+from ..jsonio import is_ascii_digits, short, tagged
 from .bots import BotError, bot_names, hint, make_bot
 from .match import derive_seed, is_cooperative, sample_chance, winners_of
 from .start import PLAY_LOG, Start
@@ -165,8 +165,8 @@ class PlaySession:
         st = self.state
         t = text.strip()
         acts = st.legal_actions()
-        if t.isdigit():
-            if not t.isascii() or len(t) > 9:
+        if t.isdigit():  # only ASCII digits make a move number (not superscripts, Arabic-Indic...)
+            if not is_ascii_digits(t) or len(t) > 9:
                 raise RuleError(f"no move number {short(t)}: choose 1..{len(acts)}")
             k = int(t)
             if not 1 <= k <= len(acts):

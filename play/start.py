@@ -96,7 +96,7 @@ def _looks_like_file(spec: str) -> bool:
 def resolve_start(spec: str, params: dict | None = None, seed: int = 0) -> Start:
     """A game name (a new game, deal from ``seed``), any instance ID (descriptive or seed form,
     resolved by the one ID registry), or a state / log file (or inline JSON)."""
-    spec = check_text_arg(spec, "game, ID or file").strip()
+    spec = check_text_arg(spec, "game, ID or file").strip(" \t\r\n")  # ASCII spaces: a U+3000 is no space here
     params = dict(params or {})
     if spec in game_names():
         return Start(spec, _guard(lambda: load_game(spec, **params), spec).new_initial_state(seed=seed))

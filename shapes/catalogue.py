@@ -103,7 +103,7 @@ def hexagon(n: int) -> Polyform:
     return Polyform(cells, "triangle").normalized()
 
 
-_REGION_RE = re.compile(r"^(rect|parallelogram|triangle|hexagon):(\d{1,9})(?:x(\d{1,9}))?$")
+_REGION_RE = re.compile(r"(rect|parallelogram|triangle|hexagon):([0-9]{1,9})(?:x([0-9]{1,9}))?\Z")
 _AREA = {"rect": lambda a, b: a * b, "parallelogram": lambda a, b: 2 * a * b,
          "triangle": lambda a, b: a * a, "hexagon": lambda a, b: 6 * a * a}
 
@@ -235,8 +235,11 @@ def piece_set(name: str, lattice: str | None = None, mirror: bool = True) -> lis
 
 
 def _is_file(name: str) -> bool:
+    """A path to read as a file: anything there but a folder (a FIFO or a device too, so the
+    reading layer names what it is rather than "unknown piece set")."""
     try:
-        return Path(name).is_file()
+        p = Path(name)
+        return p.exists() and not p.is_dir()
     except (OSError, ValueError):
         return False
 

@@ -47,4 +47,4 @@ def solve(solver: Any, model: Any, callback: Any = None) -> int:
         raise
     if "error" in out:
         raise out["error"]
-    return int(out["status"])
+    return out["status"]

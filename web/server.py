@@ -368,7 +368,7 @@ class Handler(BaseHTTPRequestHandler):
             if name.startswith(call + "/"):
                 return self._json(_check_call(call, name[len(call) + 1:], method, q, self._body))
         if name in ("state", "move", "undo", "hint"):
-            spec = q.get("id", "").strip()
+            spec = q.get("id", "").strip(" \t\r\n")  # ASCII spaces only (IDs are ASCII)
             seed = _int(q.get("seed"), "seed") if q.get("seed") else 0
             s = S.open_session(spec, S.parse_moves(q.get("moves")), seed, q.get("bots"))
             msgs: list[str] = []

@@ -16,6 +16,7 @@ from dataclasses import replace
 from ..errors import RuleError, TanglekitError
 from ..games import game_names
 from ..games.plugin import plugin_of, plugins
+from ..jsonio import is_ascii_digits, short
 from ..play.bots import hint as solver_hint
 from ..play.session import PlaySession, default_seats
 from ..play.start import resolve_start
@@ -62,13 +63,12 @@ def parse_moves(text: str | None) -> list[int]:
     if not text:
         return []
     out = []
-    for tok in re.split(r"[.,\s]+", text.strip()):
+    for tok in re.split(r"[., \t\r\n]+", text.strip(" \t\r\n")):
         if not tok:
             continue
-        try:
-            out.append(int(tok))
-        except ValueError:
-            raise BadRequest(f"moves: {tok!r} is not an action number") from None
+        if not is_ascii_digits(tok) or len(tok) > 12:  # int() would take '+1', '1_0', '١'
+            raise BadRequest(f"moves: {short(tok)} is not an action number")
+        out.append(int(tok))
     if len(out) > MAX_MOVES:
         raise BadRequest(f"moves: at most {MAX_MOVES} actions")
     return out

@@ -11,7 +11,7 @@ import copy
 from typing import Any
 
 from ...errors import FormatError, InvalidMoveError, RuleError
-from ...jsonio import identify, validate
+from ...jsonio import identify, text_int, validate
 from ..api import TERMINAL, ChanceMode, EngineState, Game, GameMeta, Information, Utility, replay_from_json
 from .position import Game as QangoEngine
 from .position import Position, QangoOptions, parse_position, position_from_json
@@ -66,7 +66,7 @@ class QangoState(EngineState):
     def _parse_action(self, text: str) -> int:
         b = self.engine.position.board
         try:
-            r, c = (int(x) for x in str(text).replace(",", " ").split())
+            r, c = (text_int(x) for x in str(text).replace(",", " ").split())
         except ValueError:
             raise InvalidMoveError(f"bad QANGO move {str(text)[:60]!r}: expected row,col like 2,3") from None
         if not (0 <= r < b.height and 0 <= c < b.width):

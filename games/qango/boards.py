@@ -176,7 +176,7 @@ def load_board_spec(spec) -> Board:
     if isinstance(spec, Board) or spec is None:
         return load_board(spec)
     text = check_text_arg(str(spec), "board").strip()
-    old = re.fullmatch(r"qango-board:(\d{1,2})x(\d{1,2})#(\d{1,19})", text.lower())
+    old = re.fullmatch(r"qango-board:([0-9]{1,2})x([0-9]{1,2})#([0-9]{1,19})", text.lower())
     if old:
         w, h, seed = (int(v) for v in old.groups())
         check_board_size(w, h)

@@ -14,7 +14,7 @@ import typer
 from ...cli_common import parse_options, print_json, progress, write_bytes, write_text
 from ...engines import plain_budget, plain_first
 from ...errors import FormatError, RuleError, TanglekitError
-from ...jsonio import MAX_BYTES, decode_text, parse_json_text, read_bytes, read_json_file, tagged
+from ...jsonio import tagged
 from ...limits import Deadline, LimitReached, UsageError, check_count, check_number, check_time_limit, check_workers
 
 app = typer.Typer(help="QANGO: solve positions, verify proofs, generate puzzles and boards, play.",
@@ -205,22 +205,10 @@ def explore_cmd(
 
 
 def _read_proof(file: Path):
-    """A proof document through the shared input layer (size, encoding, depth; .gz decompressed, bounded)."""
-    if file.suffix != ".gz":
-        return read_json_file(file, "QANGO proof")
-    import gzip
-    import io
-    import zlib
+    """A proof document through the shared input layer (``proof.read_proof_file``)."""
+    from .proof import read_proof_file  # start-up: loaded when the command runs
 
-    raw = read_bytes(file, "QANGO proof")
-    try:
-        with gzip.GzipFile(fileobj=io.BytesIO(raw)) as fh:
-            data = fh.read(MAX_BYTES + 1)
-    except (OSError, EOFError, zlib.error) as e:
-        raise FormatError(f"{file}: not a gzip file ({e})") from None
-    if len(data) > MAX_BYTES:
-        raise FormatError(f"{file}: decompresses to more than {MAX_BYTES // 2**20} MiB, not a QANGO proof")
-    return parse_json_text(decode_text(data, str(file), "QANGO proof"), str(file), "QANGO proof")
+    return read_proof_file(file)
 
 
 @app.command("verify-proof")

@@ -10,7 +10,16 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from ...errors import FormatError, RuleError
-from ...jsonio import check_text_arg, expect_format, parse_json_text, register_format, short, tagged, validate
+from ...jsonio import (
+    check_text_arg,
+    expect_format,
+    is_ascii_digits,
+    parse_json_text,
+    register_format,
+    short,
+    tagged,
+    validate,
+)
 from ..options import RuleOptions, option
 from .board import BUILTIN_BOARDS, Board, _builtin, board_from_json, load_board
 from .svg import board_svg
@@ -30,7 +39,8 @@ def _position_model():
         position: Optional[Annotated[StrictStr, Field(max_length=400)]] = None
         x: Optional[Cells] = None
         o: Optional[Cells] = None
-        to_move: Optional[Union[Literal[0, 1], Literal["X", "O"]]] = None
+        # a player number or a side letter; not Literal[0, 1], which takes true and 1.0 (== 1)
+        to_move: Optional[Union[Annotated[StrictInt, Field(ge=0, le=1)], Literal["X", "O"]]] = None
         side: Optional[Literal["X", "O"]] = None
         opening: Optional[Annotated[StrictStr, Field(max_length=60)]] = None
         outcome: Optional[Literal["X", "O", "draw"]] = None
@@ -104,10 +114,11 @@ class QangoOptions(RuleOptions):
 
 
 def _int(s: str, what: str) -> int:
-    try:
-        return int(s)
-    except ValueError:
-        raise RuleError(f"{what} must be an integer, not {s!r}") from None
+    """A whole number typed as text: ASCII digits only (``jsonio.is_ascii_digits``)."""
+    t = s.strip()
+    if not is_ascii_digits(t, signed=True) or len(t) > 20:
+        raise RuleError(f"{what} must be an integer, not {short(s)}")
+    return int(t)
 
 
 def popcount(m: int) -> int:

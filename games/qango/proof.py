@@ -18,10 +18,10 @@ The checker replays every line with ``Position.play``; it never calls the solver
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ...errors import FormatError
+from ...jsonio import MAX_BYTES, decode_text, parse_json_text, read_bytes, read_json_file
 from .board import board_from_json
 from .position import Position, parse_position
 
@@ -30,26 +30,32 @@ class ProofError(FormatError):
     """A proof document is malformed or does not prove its claim."""
 
 
+def read_proof_file(file: str | Path):
+    """A proof document through the shared input layer (a regular file only; size, encoding,
+    depth; ``.gz`` decompressed, bounded)."""
+    file = Path(file)
+    if file.suffix != ".gz":
+        return read_json_file(file, "QANGO proof")
+    import gzip
+    import io
+    import zlib
+
+    raw = read_bytes(file, "QANGO proof")
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(raw)) as fh:
+            data = fh.read(MAX_BYTES + 1)
+    except (OSError, EOFError, zlib.error) as e:
+        raise FormatError(f"{file}: not a gzip file ({e})") from None
+    if len(data) > MAX_BYTES:
+        raise FormatError(f"{file}: decompresses to more than {MAX_BYTES // 2**20} MiB, not a QANGO proof")
+    return parse_json_text(decode_text(data, str(file), "QANGO proof"), str(file), "QANGO proof")
+
+
 def load_proof(source) -> dict:
+    """A proof document given as a dict or a file path (``read_proof_file``)."""
     if isinstance(source, dict):
         return source
-    path = Path(source)
-    try:
-        if path.suffix == ".gz":  # large proofs ship gzip-compressed
-            import gzip
-
-            with gzip.open(path, "rt", encoding="utf-8") as fh:
-                text = fh.read()
-        else:
-            text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FormatError(f"proof file {path} not found") from None
-    except (OSError, EOFError) as e:
-        raise FormatError(f"proof file {path}: cannot read ({e})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise FormatError(f"proof file {path}: invalid JSON ({e.msg} at line {e.lineno})") from None
+    return read_proof_file(source)
 
 
 def verify_proof(source) -> dict:

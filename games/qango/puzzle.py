@@ -32,7 +32,8 @@ def _puzzle_model():
         board: Optional[Text] = None
         opening: Optional[Text] = None
         position: Optional[Text] = None
-        to_move: Optional[Union[Literal[0, 1], Literal["X", "O"]]] = None
+        # a player number or a side letter; not Literal[0, 1], which takes true and 1.0 (== 1)
+        to_move: Optional[Union[Annotated[StrictInt, Field(ge=0, le=1)], Literal["X", "O"]]] = None
         side: Optional[Literal["X", "O"]] = None
         k: Optional[Annotated[StrictInt, Field(ge=2, le=8)]] = None
         moves: Optional[Annotated[StrictInt, Field(ge=2, le=8)]] = None

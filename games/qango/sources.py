@@ -11,6 +11,7 @@ from ...jsonio import (
     check_text_arg,
     expect_format,
     identify,
+    is_ascii_digits,
     looks_like_json,
     parse_json_text,
     read_text_file,
@@ -29,7 +30,7 @@ def _int_param(parsed: ParsedId, values: dict, key: str, lo: int, hi: int) -> in
     if key not in values:
         return None
     v = values.pop(key)
-    if not v.isdigit() or not lo <= int(v) <= hi:
+    if not is_ascii_digits(v) or len(v) > 19 or not lo <= int(v) <= hi:
         raise parsed.error(f"{key}={short(v)} is not a whole number in {lo}..{hi}")
     return int(v)
 
@@ -42,11 +43,11 @@ def resolve_id(parsed: ParsedId) -> Instance:
     desc = parsed.description
     # IDs printed before the grammar: qango:6:k3:ROWS and qango:6:k3#SEED
     if desc is not None and len(flags) == 1 and not values and flags[0].lower() in BOARD_ALIASES:
-        old = re.fullmatch(r"k(\d{1,2})([:#])(.*)", desc, re.S)
+        old = re.fullmatch(r"k([0-9]{1,2})([:#])(.*)", desc, re.S)
         if old:
             flags = [flags[0], f"k{old.group(1)}"]
             if old.group(2) == "#":
-                if not old.group(3).isdigit() or len(old.group(3)) > 19:
+                if not is_ascii_digits(old.group(3)) or len(old.group(3)) > 19 or int(old.group(3)) >= 2**63:
                     raise parsed.error("seed is not a whole number")
                 parsed = ParsedId(parsed.text, "qango", tuple(flags), None, int(old.group(3)))
                 desc = None
@@ -54,7 +55,7 @@ def resolve_id(parsed: ParsedId) -> Instance:
                 desc = old.group(3)
     if "board" in flags:
         return _resolve_board(parsed, flags, values, desc)
-    ks = [f for f in flags if re.fullmatch(r"k\d{1,2}", f)]
+    ks = [f for f in flags if re.fullmatch(r"k[0-9]{1,2}", f)]
     rest = [f for f in flags if f not in ks]
     if len(ks) > 1:
         raise parsed.error("at most one kK")
@@ -106,11 +107,15 @@ def resolve_id(parsed: ParsedId) -> Instance:
 
 
 def _resolve_on(parsed, board, allowed, opening, k, desc) -> Instance:
+    import re
+
     if parsed.is_seed:
         if k is None:
             raise parsed.error("a position has no seed form (seed IDs are for puzzles: add kK)")
         puz = generate_puzzle(board, k, parsed.seed, opening, allowed=allowed)
         return Instance("qango-puzzle", puz, puz.id, puz.seed_id or parsed.text)
+    if not re.fullmatch(r"[.XOxo#]+(?:/[.XOxo#]+)*", desc or ""):  # the ID's rows: no empty or trailing row
+        raise parsed.error("the position must be rows of . X O # joined by '/'")
     pos = parse_position(desc, board, allowed)
     if k is None:
         return Instance("qango-position", pos, position_id(pos, opening))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ...errors import FormatError
+from ...jsonio import text_int
 from ..picture import HOT, inject
 from ..plugin import load_game
 from . import parse_position
@@ -87,7 +88,7 @@ def draw(body: dict) -> dict:
     x = o = 0
     for k, v in cells.items():
         try:
-            c = int(k)
+            c = text_int(k)  # ASCII digits: int() took '١' and '1_0'
         except ValueError:
             raise FormatError(f"bad cell {k!r}") from None
         if c not in b.cells:

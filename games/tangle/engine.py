@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import FormatError, InvalidMoveError, RuleError
-from ...jsonio import read_json_file
+from ...jsonio import read_json_file, text_int
 from ...shapes.hexgrid import axial_to_offset, offset_to_axial, side_neighbours, side_tiles, tile_side, tile_sides
 from ...shapes.hexsides import side_placements
 from .board import Board, PieceSet, load_board, load_pieces
@@ -187,8 +187,8 @@ class TangleGame:
             for tok in parts[1:]:
                 try:
                     cr, _, si = tok.partition(":")
-                    c, r = (int(v) for v in cr.split(","))
-                    sides.append(tile_side(offset_to_axial(c, r, self.board.offset), int(si)))
+                    c, r = (text_int(v) for v in cr.split(","))
+                    sides.append(tile_side(offset_to_axial(c, r, self.board.offset), text_int(si)))
                 except ValueError:
                     raise InvalidMoveError(f"bad side {tok!r} in move {move!r}: expected col,row:side (side 0-5)") from None
         elif isinstance(move, dict):

@@ -21,7 +21,7 @@ import random
 
 from ...errors import FormatError, RuleError, SolverError
 from ...generators.ids import Instance, ParsedId, looks_like_id, make_descriptive, make_seed, resolve, split_id
-from ...jsonio import MAX_BYTES, check_text_arg, load_json_source, looks_like_json
+from ...jsonio import MAX_BYTES, check_text_arg, is_ascii_digits, load_json_source, looks_like_json
 from .engine import PASS, TangleGame, TangleState
 from .formats import PUZZLE
 from .ids import encode_moves, game_from_params, position_from_moves, setup_params
@@ -127,7 +127,7 @@ def _parse_params(parsed: ParsedId) -> tuple[TangleGame, int, int, bool]:
     nums = {}
     for key, default, lo, hi in (("min_points", "10", 0, 10_000), ("min_chain", "2", 1, 100), ("hard", "0", 0, 1)):
         v = kv.pop(key, default)
-        if not v.isdigit() or not lo <= int(v) <= hi:
+        if not is_ascii_digits(v) or len(v) > 19 or not lo <= int(v) <= hi:
             raise parsed.error(f"{key} must be a whole number from {lo} to {hi}")
         nums[key] = int(v)
     try:

@@ -16,6 +16,7 @@ import re
 import zlib
 
 from ...errors import FormatError, RuleError
+from ...jsonio import is_ascii_digits
 from .board import DATA, load_board, load_pieces
 from .engine import PASS, TangleGame, TangleState, cached_game
 from .rules import TangleOptions
@@ -79,7 +80,7 @@ def game_from_params(values: dict[str, str]) -> TangleGame:
     """The game named by PARAMS values (setup keys and rule options; other keys already removed)."""
     kv = dict(values)
     players_text = kv.pop("players", "2")
-    if not players_text.isdigit() or not 2 <= int(players_text) <= 4:
+    if not is_ascii_digits(players_text) or len(players_text) > 2 or not 2 <= int(players_text) <= 4:
         raise FormatError(f"players must be 2, 3 or 4, not {players_text[:10]!r}")
     spec = {"players": int(players_text)}
     for what, loader, suffix in (("board", load_board, "board"), ("pieces", load_pieces, "pieces")):
@@ -101,6 +102,9 @@ def game_from_params(values: dict[str, str]) -> TangleGame:
 def position_from_moves(game: TangleGame, text: str) -> TangleState:
     """Replay a description (base-36 placement indices); FormatError naming a bad or illegal move."""
     s = game.new_state()
+    if text != "." and not re.fullmatch(r"[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*", text):
+        raise FormatError("the ID's moves must be base-36 placement indices or '-' joined by '.' "
+                          "('.' alone for none), with no empty one")
     for n, tok in enumerate((t for t in text.split(".") if t), 1):
         if len(tok) > 8 or not all(c in _B36 for c in tok.lower()) and tok != "-":
             raise FormatError(f"move {n} of the ID ({tok[:10]!r}) is not a base-36 placement index or '-'")

@@ -15,7 +15,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from ...errors import FormatError, InvalidMoveError, RuleError
-from ...jsonio import short
+from ...jsonio import short, text_int
 from ..api import (
     TERMINAL,
     ChanceMode,
@@ -47,7 +47,7 @@ def _parse_cell(text: str) -> int:
     try:
         if len(t) > 40:
             raise ValueError
-        r, c = (int(x) for x in t.split(","))
+        r, c = (text_int(x) for x in t.split(","))
     except ValueError:
         raise InvalidMoveError(f"bad cell {short(text)}: expected row,col like 1,2") from None
     if not (0 <= r < 4 and 0 <= c < 4):

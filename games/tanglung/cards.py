@@ -122,7 +122,7 @@ def card_set_from_document(data, where: str, name: str | None = None) -> CardSet
     return CardSet.from_json({k: v for k, v in data.items() if k not in ("format", "version")}, name, where)
 
 
-_INLINE_RE = re.compile(r"^(?:[A-Za-z]\d{1,2})+$")
+_INLINE_RE = re.compile(r"(?:[A-Za-z][0-9]{1,2})+\Z")
 
 
 def parse_card_counts(text: str, where: str = "card set") -> CardSet:
@@ -131,7 +131,7 @@ def parse_card_counts(text: str, where: str = "card set") -> CardSet:
     if not _INLINE_RE.match(s):
         raise FormatError(f"{where} {short(s)}: expected counts like C2R3B3F3H3D2")
     counts: dict[str, int] = {}
-    for a, b in re.findall(r"([A-Za-z])(\d{1,2})", s):
+    for a, b in re.findall(r"([A-Za-z])([0-9]{1,2})", s):
         if a.upper() in counts:
             raise FormatError(f"{where} {short(s)}: card {a.upper()} given twice")
         counts[a.upper()] = int(b)

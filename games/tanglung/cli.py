@@ -96,7 +96,7 @@ def _parse_cell(text: Optional[str], what: str = "--start"):
 
     if text is None:
         return None
-    if not isinstance(text, str) or len(text) > 40 or not re.match(r"^\s*\d{1,20}\s*,\s*\d{1,20}\s*$", text):
+    if not isinstance(text, str) or len(text) > 40 or not re.fullmatch(r" *[0-9]{1,20} *, *[0-9]{1,20} *", text):
         raise FormatError(f"bad {what} cell: expected ROW,COL like 0,0")
     r, c = (int(v) for v in text.split(","))
     if not (0 <= r < 4 and 0 <= c < 4):

@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass, field
 
 from ...errors import FormatError, InvalidMoveError, RuleError
+from ...jsonio import text_int
 from .cards import EMPTY, KINDS, ROOSTER, CardSet, default_card_set
 from .layout import N_CELLS, Layout, idx, random_layout, rc
 from .moves import ORTHO, destinations
@@ -340,7 +341,7 @@ def parse_action(text: str) -> tuple:
     parts = text.replace("fan", " ").split()
     try:
         kind = parts[0].lower()
-        rcs = [tuple(map(int, p.split(","))) for p in parts[1:]]
+        rcs = [tuple(map(text_int, p.split(","))) for p in parts[1:]]
         if any(len(x) != 2 for x in rcs):
             raise ValueError
     except (IndexError, ValueError):

@@ -81,9 +81,9 @@ def _state_model():
         bumps: conlist(conint(ge=0, le=2), min_length=2, max_length=2) = [0, 0]
         rooster_used: conlist(bool, min_length=2, max_length=2) = [False, False]
         fan: Cell = None
-        to_move: Literal[0, 1] = 0
+        to_move: conint(ge=0, le=1) = 0  # not Literal[0, 1], which takes true and 1.0 (== 1)
         phase: Optional[conlist(Phase, min_length=2, max_length=2)] = None
-        winner: Optional[Literal[0, 1]] = None
+        winner: Optional[conint(ge=0, le=1)] = None
         reason: Optional[str] = Field(default=None, max_length=200)
         turns: conint(ge=0, le=100_000) = 0
         removed: str = Field(default="", max_length=16, pattern=r"^[CRBFHD]*$")

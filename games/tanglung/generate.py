@@ -20,7 +20,16 @@ from pathlib import Path
 from ...errors import FormatError, SolverError
 from ...generators.executors import map_unordered
 from ...generators.ids import Instance, ParsedId, format_params, make_descriptive, make_seed
-from ...jsonio import expect_format, read_json_file, tagged, validate, verify_checksum, with_checksum
+from ...jsonio import (
+    expect_format,
+    is_ascii_digits,
+    read_json_file,
+    same_json,
+    tagged,
+    validate,
+    verify_checksum,
+    with_checksum,
+)
 from ...limits import Deadline, LimitReached, as_deadline, check_count, check_workers, cpu_count
 from ...outputs import write_text
 from .cards import CardSet, default_card_set
@@ -355,7 +364,7 @@ def _summary_errors(summary: dict) -> str | None:
         return "its unsolvable count disagrees with its move distribution"
     if sum(bins.values()) != n - uns or summary.get("no_revisit", 0) > n - uns:
         return "its tour bins do not add up to its solved layouts"
-    if any(not (k == "unsolvable" or k.isdigit()) for k in moves) or any(not k.isdigit() for k in bins):
+    if any(not (k == "unsolvable" or is_ascii_digits(k)) for k in moves) or any(not is_ascii_digits(k) for k in bins):
         return "its distributions have keys that are not move counts or bins"
     mx, mn = summary.get("max_tours", [0, None]), summary.get("min_tours", [None, None])
     if n - uns > 0:
@@ -380,8 +389,8 @@ def load_checkpoint(path: Path, setup: dict, chunk_keys: dict[str, int]) -> dict
                           "remove it to start again")
     validate(data, CENSUS_FORMAT.schema(), where)
     body = verify_checksum(data, where)
-    if body["setup"] != setup:
-        diff = [k for k in setup if body["setup"].get(k) != setup[k]]
+    if not same_json(body["setup"], setup):  # typed: true or 3.0 is not the 1 or 3 of the setup
+        diff = [k for k in setup if not same_json(body["setup"].get(k), setup[k])]
         raise FormatError(f"{where}: was written for a different census setup ({', '.join(diff)} differ)")
     done = body["done"]
     if len(set(done)) != len(done):

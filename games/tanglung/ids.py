@@ -12,6 +12,7 @@ always in PARAMS, so the seed form regenerates exactly the challenge printed bes
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ...errors import FormatError, TanglekitError
@@ -70,7 +71,13 @@ def decode_params(flags: list[str], values: dict[str, str], where: str) -> tuple
 
 
 def decode_description(text: str, options: TanglungOptions, card_set: CardSet, where: str) -> Layout:
-    """The layout of a descriptive ID, checked against the card set and the options."""
+    """The layout of a descriptive ID, checked against the card set and the options. The ID's
+    grammar is strict (four rows of four card letters or ``.`` joined by ``/``; letters in either
+    case): no trailing or doubled ``/``, no other separator (the layout argument of a command
+    is read more freely by ``Layout.parse``)."""
+    if not re.fullmatch(r"[A-Za-z.]{4}(?:/[A-Za-z.]{4}){3}", text):
+        raise FormatError(f"{where}: the description must be 4 rows of 4 card letters joined by '/', "
+                          "like CRBF/HDFR/BHFB/RHDC")
     try:
         return Layout.parse(text).validate(card_set, options)
     except TanglekitError as e:

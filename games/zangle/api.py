@@ -50,7 +50,7 @@ def place_name(place: int, solo: bool) -> str:
     return f"pile {place - mid}" if solo else f"own card {place - mid}"
 
 
-_FILL_RE = re.compile(r"fill pile (\d{1,3}) from pile (\d{1,3})")
+_FILL_RE = re.compile(r"fill pile ([0-9]{1,3}) from pile ([0-9]{1,3})")
 
 
 def explain_zangle(places: dict[int, Card], action: int, legal_zangles: list[int], solo: bool) -> str | None:

@@ -22,6 +22,7 @@ from ...jsonio import (
     decode_text,
     expect_format,
     identify,
+    is_ascii_digits,
     load_json_source,
     parse_json_text,
     plain_int,
@@ -313,10 +314,9 @@ def deck_from_json(data: dict, source: str = "deck") -> Deck:
     allow = bool(data.get("allow_disconnected", False))
     colours = dict(DEFAULT_COLOURS)
     for k, v in (data.get("colours") or {}).items():
-        try:
-            colours[int(k)] = str(v)
-        except ValueError:
-            raise FormatError(f"{source}: colours key {short(k)} is not a triangle count") from None
+        if not is_ascii_digits(k) or len(k) > 6:  # int() took ' 1', '1_0' and '١'
+            raise FormatError(f"{source}: colours key {short(k)} is not a triangle count")
+        colours[int(k)] = str(v)
     entries = data.get("cards")
     if not isinstance(entries, list) or not entries:
         raise FormatError(f"{source}: missing or empty 'cards' list")
@@ -358,7 +358,7 @@ def deck_from_json(data: dict, source: str = "deck") -> Deck:
     by_size = data.get("by_triangles")
     if by_size:
         for k, want in by_size.items():
-            if not k.isdigit():
+            if not is_ascii_digits(k) or len(k) > 6:
                 raise FormatError(f"{source}: by_triangles key {short(k)} is not a triangle count")
             have = sum(1 for c in cards if c.size == int(k))
             if have != want:

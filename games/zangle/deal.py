@@ -15,7 +15,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...errors import FormatError
-from ...jsonio import expect_format, plain_int, plain_keys, plain_text, register_format, short, tagged, validate
+from ...jsonio import (
+    expect_format,
+    is_ascii_digits,
+    plain_int,
+    plain_keys,
+    plain_text,
+    register_format,
+    short,
+    tagged,
+    validate,
+)
 from .cards import (
     MAX_CARD_CELLS,
     MAX_COORD,
@@ -332,7 +342,7 @@ def parse_turn_id_params(parsed) -> tuple[int, tuple[str, ...], ZangleOptions, s
     if bad:
         raise parsed.error(f"unknown parameter {short(bad[0])}")
     p = values.get("players", "2")
-    if not p.isdigit() or not 1 <= int(p) <= MAX_TURN_PLAYERS:
+    if not is_ascii_digits(p) or len(p) > 3 or not 1 <= int(p) <= MAX_TURN_PLAYERS:
         raise parsed.error(f"players={short(p)} is not 1..{MAX_TURN_PLAYERS}")
     z = values.get("z", "all")
     if z not in ("all", "minimal"):

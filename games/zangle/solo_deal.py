@@ -10,13 +10,23 @@ its ID pair, grade and solution, and is read back as its deal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from ...errors import FormatError, RuleError
-from ...jsonio import expect_format, plain_int, plain_keys, plain_text, register_format, short, tagged, validate
+from ...jsonio import (
+    expect_format,
+    is_ascii_digits,
+    plain_int,
+    plain_keys,
+    plain_text,
+    register_format,
+    short,
+    tagged,
+    validate,
+)
 from .cards import DECK_FORMAT, deck_from_json, default_deck, load_document
 from .rules import ZangleOptions
 from .solo import SoloGame, solo_layout
@@ -266,7 +276,7 @@ def parse_id_params(parsed) -> tuple[ZangleOptions, str | None, str | None]:
     deck_name = None
     for k, v in parsed.values().items():
         if k == "piles":
-            if not v.isdigit() or not 1 <= int(v) <= MAX_PILES:
+            if not is_ascii_digits(v) or len(v) > 3 or not 1 <= int(v) <= MAX_PILES:
                 raise parsed.error(f"piles={short(v)} is not a pile count 1..{MAX_PILES}")
             opts["piles"] = int(v)
         elif k == "fill":
@@ -395,6 +405,9 @@ def parse_solo_deal(data, deck=None, source: str = "solo deal") -> SoloDeal:
         raise FormatError(f"{source}: the deal is for deck {short(body['deck'])}, not {short(deck.name)} "
                           "(pass that deck with --deck FILE)")
     opts = dict(body.get("options") or {})
+    for f in fields(ZangleOptions):  # piles and max_turns are replaced below, but typed all the same
+        if type(f.default) is int and f.name in opts and not plain_int(opts[f.name]):
+            raise FormatError(f"{source} at options.{f.name}: expected a whole number, not {short(opts[f.name])}")
     opts.pop("max_turns", None)
     opts["piles"] = len(body["piles"])
     try:

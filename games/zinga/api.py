@@ -26,6 +26,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...errors import InvalidMoveError, RuleError
+from ...jsonio import is_ascii_digits, text_int
 from ..api import (
     CHANCE,
     TERMINAL,
@@ -76,7 +77,7 @@ def _code_text(text: list[str], where: str) -> int:
     if len(text) != 2:
         raise InvalidMoveError(f"bad Zinga move {where!r}: expected a colour and a number")
     try:
-        return code_of(text[0], int(text[1]))
+        return code_of(text[0], text_int(text[1]))
     except ValueError:
         raise InvalidMoveError(f"bad Zinga move {where!r}: a colour ({', '.join(COLOURS)}) and a number 1..12") from None
 
@@ -240,7 +241,7 @@ class ZingaState(EngineState):
         if not words:
             raise InvalidMoveError("empty Zinga move")
         k, rest = words[0], words[1:]
-        if k == "die" and len(rest) == 1 and rest[0].isdigit() and rest[0].isascii() and len(rest[0]) < 3:
+        if k == "die" and len(rest) == 1 and is_ascii_digits(rest[0]) and len(rest[0]) < 3:
             if not 1 <= int(rest[0]) <= 6:
                 raise InvalidMoveError(f"bad Zinga move {shown!r}: a die shows 1..6")
             return DIE + int(rest[0])

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 
 from ...errors import FormatError, RuleError
-from ...jsonio import expect_format, register_format, short, tagged, validate
+from ...jsonio import expect_format, register_format, short, tagged, text_int, validate
 from .rules import (BLUE9, COLOURS, LINE_MASKS, MAX_BLUNDERS, MAX_PLUS, N_CELLS, N_NUMBERS, WHITE,
                     ZingaOptions, code_of, name_of)
 from .sheet import Sheet, sheets_from_json, sheets_to_json
@@ -89,7 +89,7 @@ class Move:
         k = t[0]
         try:
             if k == "roll":
-                dice = tuple(int(x) for x in t[1:])
+                dice = tuple(text_int(x) for x in t[1:])
                 if len(dice) != 6 or not all(1 <= d <= 6 for d in dice):
                     raise FormatError(f"bad roll {text!r}: six dice 1..6 (red orange yellow green blue white)")
                 return cls("roll", dice=dice)
@@ -97,17 +97,17 @@ class Move:
                 if len(t) != 1:
                     raise FormatError(f"bad move {text!r}: {k} takes no argument")
                 return cls(k)
-            player = int(t[1])
+            player = text_int(t[1])
             if k in ("claim", "announce") or (k == "bonus" and t[2:] != ["skip"]):
                 if len(t) != 4:
                     raise FormatError(f"bad move {text!r}: expected '{k} PLAYER COLOUR NUMBER'")
-                return cls(k, player, code_of(t[2], int(t[3])))
+                return cls(k, player, code_of(t[2], text_int(t[3])))
             if k == "bonus":
                 return cls(k, player, -1)
             if k == "correct":
                 if len(t) != 6:
                     raise FormatError(f"bad move {text!r}: expected 'correct PLAYER COLOUR N COLOUR N'")
-                return cls(k, player, code_of(t[2], int(t[3])), code_of(t[4], int(t[5])))
+                return cls(k, player, code_of(t[2], text_int(t[3])), code_of(t[4], text_int(t[5])))
             if len(t) != 2:
                 raise FormatError(f"bad move {text!r}: expected '{k} PLAYER'")
             return cls(k, player)

@@ -29,7 +29,7 @@ from functools import lru_cache
 
 from ...errors import FormatError, SolverError
 from ...generators.ids import Instance, ParsedId, format_params, looks_like_id, make_seed, split_id
-from ...jsonio import short
+from ...jsonio import is_ascii_digits, short
 from ...solver import cpsat
 from .rules import BLUE, CENTRE, COLOURS, LINES, N_NUMBERS
 from .sheet import Sheet, load_sheets, sheet_set_id, sheets_from_description, sheets_to_json
@@ -133,17 +133,18 @@ def _seed_settings(parsed: ParsedId) -> tuple[int, dict]:
     import re
 
     flags, values = parsed.flags(), parsed.values()
-    if len(flags) != 1 or not re.fullmatch(r"sheets\d{0,2}", flags[0]):
+    if len(flags) != 1 or not re.fullmatch(r"sheets[0-9]{0,2}", flags[0]):
         raise parsed.error("expected zinga:sheetsK[,attempts=A,tune=T,effort=E]#SEED")
     count = int(flags[0][6:] or 4)
     settings = dict(SETTINGS)
     for key, text in values.items():
         if key not in SETTINGS:
             raise parsed.error(f"unknown setting {short(key)} (known: {', '.join(SETTINGS)})")
-        try:
-            v = float(text) if key == "effort" else int(text) if text.isdigit() and len(text) <= 6 else None
-        except ValueError:
-            v = None
+        # ASCII digits only (effort as format(x, "g") writes it): no '_', sign or other digits
+        if key == "effort":
+            v = float(text) if re.fullmatch(r"[0-9]{1,6}(?:\.[0-9]{1,9})?(?:e[-+][0-9]{1,3})?", text) else None
+        else:
+            v = int(text) if is_ascii_digits(text) and len(text) <= 6 else None
         if v is None or (key == "effort" and not math.isfinite(v)):
             raise parsed.error(f"{key}={short(text)} is not a number")
         settings[key] = v

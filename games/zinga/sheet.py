@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import FormatError
-from ...jsonio import expect_format, read_json_file, register_format, short, tagged, validate
+from ...jsonio import expect_format, is_ascii_digits, read_json_file, register_format, short, tagged, validate
 from ...outputs import write_text
 from .rules import CENTRE, BLUE9, COLOURS, LINES, N_CELLS, N_NUMBERS, SIZE, code_of, name_of
 
@@ -31,7 +31,7 @@ def _sheet_models():
     class SheetModel(BaseModel):
         model_config = ConfigDict(extra="forbid")
         format: Optional[Literal["zinga-sheet", "tanglekit/zinga-sheet"]] = None
-        version: Optional[Literal[1]] = None
+        version: Optional[Annotated[StrictInt, Field(ge=1, le=1)]] = None  # Literal[1] takes true and 1.0
         name: Optional[Union[Text, StrictInt]] = None
         rows: Annotated[list[Row], Field(min_length=SIZE, max_length=SIZE)]
 
@@ -155,7 +155,8 @@ def _parse_cell(cell, where: str) -> int:
             colour, number = cell["colour"], cell["number"]
         else:
             raise FormatError(f"{where}: cannot read cell {short(cell)}")
-        if isinstance(number, bool) or not str(number).strip().lstrip("-").isdigit() or len(str(number)) > 6:
+        if not (type(number) is int or is_ascii_digits(number.strip() if isinstance(number, str) else None,
+                                                       signed=True)) or len(str(number).strip()) > 6:
             raise FormatError(f"{where}: number {short(number)} is not an integer (1..12)")
         return code_of(colour, int(number))
     except FormatError:
@@ -227,7 +228,7 @@ def sheets_from_description(params: tuple[str, ...], description: str, where: st
         raise FormatError(f"{where}: expected zinga:sheetsK:<sheet>.<sheet>...")
     parts = description.split(".")
     k = params[0][6:]
-    if k and (not k.isdigit() or int(k) != len(parts)):
+    if k and (not is_ascii_digits(k) or len(k) > 4 or int(k) != len(parts)):
         raise FormatError(f"{where}: announces {k[:4]} sheets but holds {len(parts)}")
     if len(parts) > MAX_SHEETS:
         raise FormatError(f"{where}: more than {MAX_SHEETS} sheets")
