@@ -16,7 +16,7 @@ import importlib
 import importlib.util
 import pkgutil
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from ..errors import BotError, FormatError, RuleError
 
@@ -81,21 +81,40 @@ class GamePlugin:
     check_page: str | None = None
     #: generators linked from the web app's index: dicts with generator, title, choices, id
     web_generators: tuple[dict[str, Any], ...] = ()
+    #: where the plugin's functions live, imported on first call (a plugin module stays cheap):
+    #: hook name (``bots``, ``hint``, ``resolve_id``, ``check``, ``draw``, ``check_data``) ->
+    #: ``"module:function"``, the module relative to the plugin's package
+    hooks: dict[str, str] = {}
+
+    def _hook(self, name: str) -> Callable[..., Any] | None:
+        """The function of hook ``name`` (None when the game has none)."""
+        where = self.hooks.get(name)
+        if where is None:
+            return None
+        module, attr = where.split(":")
+        package = type(self).__module__.rsplit(".", 1)[0]
+        fn: Callable[..., Any] = getattr(importlib.import_module(module, package), attr)
+        return fn
 
     # -- bots ------------------------------------------------------------------------------
     def bots(self, game_name: str) -> dict[str, BotSpec]:
         """The bot strengths of ``game_name``, weakest first (none: ``random`` and ``strong`` both
         play a random legal action)."""
-        return {}
+        fn = self._hook("bots")
+        return {} if fn is None else cast("dict[str, BotSpec]", fn(game_name))
 
     def hint(self, state: "State") -> "Hint | None":
         """The next move of a winning line with why, or None to fall back on the strongest bot."""
-        return None
+        fn = self._hook("hint")
+        return None if fn is None else cast("Hint | None", fn(state))
 
     # -- IDs and starts ---------------------------------------------------------------------
     def resolve_id(self, parsed: "ParsedId") -> "Instance":
         """The instance an ID of this game stands for (``FormatError`` if it stands for none)."""
-        raise FormatError(f"{self.family} has no shareable IDs")
+        fn = self._hook("resolve_id")
+        if fn is None:
+            raise FormatError(f"{self.family} has no shareable IDs")
+        return cast("Instance", fn(parsed))
 
     def start(self, inst: "Instance", spec: str, params: dict[str, Any]) -> "Start":
         """A play session's start from an instance of one of ``playable_kinds``."""
@@ -120,15 +139,22 @@ class GamePlugin:
 
     def check(self, body: Any) -> dict[str, Any]:
         """The check page's answer for a deal or position entered by clicking."""
-        raise RuleError(f"no check page for {self.family}")
+        fn = self._hook("check")
+        if fn is None:
+            raise RuleError(f"no check page for {self.family}")
+        return cast("dict[str, Any]", fn(body))
 
     def draw(self, body: Any) -> dict[str, Any]:
         """The check page's picture of what is being entered (every cell clickable)."""
-        raise RuleError(f"no picture for {self.family}")
+        fn = self._hook("draw")
+        if fn is None:
+            raise RuleError(f"no picture for {self.family}")
+        return cast("dict[str, Any]", fn(body))
 
     def check_data(self) -> dict[str, Any]:
         """Whatever the check page loads before the first answer (a deck of cards...)."""
-        return {}
+        fn = self._hook("check_data")
+        return {} if fn is None else cast("dict[str, Any]", fn())
 
     # -- CLI ----------------------------------------------------------------------------------
     def demo(self, out: str, seed: int) -> list[list[str]]:

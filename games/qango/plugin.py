@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from ..plugin import BotSpec, GamePlugin, Picture
+from ..plugin import GamePlugin, Picture
 
 if TYPE_CHECKING:
-    from ...generators.ids import Instance, ParsedId
-    from ...play.bots import Hint
+    from ...generators.ids import Instance
     from ...play.start import Start
     from ..api import State
     from .api import QangoState
@@ -29,20 +28,13 @@ class QangoPlugin(GamePlugin):
          "id": "qango:6:{choice}#{seed}"},
     )
 
-    def bots(self, game_name: str) -> dict[str, BotSpec]:
-        from .api_bots import bots  # start-up: the plugin module stays cheap to import
-
-        return bots(game_name)
-
-    def hint(self, state: State) -> Hint | None:
-        from .api_bots import hint  # start-up: the plugin module stays cheap to import
-
-        return hint(state)
-
-    def resolve_id(self, parsed: ParsedId) -> Instance:
-        from .sources import resolve_id  # start-up: the plugin module stays cheap to import
-
-        return resolve_id(parsed)
+    hooks = {
+        "bots": ".api_bots:bots",
+        "hint": ".api_bots:hint",
+        "resolve_id": ".sources:resolve_id",
+        "check": ".web:check",
+        "draw": ".web:draw",
+    }
 
     def start(self, inst: Instance, spec: str, params: dict[str, Any]) -> Start:
         """A puzzle: the person on the side to move against the perfect bot; a position: a game."""
@@ -67,16 +59,6 @@ class QangoPlugin(GamePlugin):
 
         svg, hot = hotspots(state.to_svg(), cast("QangoState", state).engine.position.board, legal)
         return Picture(svg, hot)
-
-    def check(self, body: Any) -> dict[str, Any]:
-        from .web import check  # start-up: the plugin module stays cheap to import
-
-        return check(body)
-
-    def draw(self, body: Any) -> dict[str, Any]:
-        from .web import draw  # start-up: the plugin module stays cheap to import
-
-        return draw(body)
 
     def demo(self, out: str, seed: int) -> list[list[str]]:
         return [

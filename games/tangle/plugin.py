@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from ..plugin import BotSpec, GamePlugin, Picture
+from ..plugin import GamePlugin, Picture
 
 if TYPE_CHECKING:
-    from ...generators.ids import Instance, ParsedId
-    from ...play.bots import Hint
+    from ...generators.ids import Instance
     from ...play.start import Start
     from ..api import State
     from .api import TangleApiState
@@ -32,20 +31,11 @@ class TanglePlugin(GamePlugin):
                  "hard": "tangle:min_points=10,min_chain=2,hard=1#{seed}"}},
     )
 
-    def bots(self, game_name: str) -> dict[str, BotSpec]:
-        from .api_bots import bots  # start-up: the plugin module stays cheap to import
-
-        return bots(game_name)
-
-    def hint(self, state: State) -> Hint | None:
-        from .api_bots import hint  # start-up: the plugin module stays cheap to import
-
-        return hint(state)
-
-    def resolve_id(self, parsed: ParsedId) -> Instance:
-        from .generate import resolve_id  # loads pydantic (only when this runs)
-
-        return resolve_id(parsed)
+    hooks = {
+        "bots": ".api_bots:bots",
+        "hint": ".api_bots:hint",
+        "resolve_id": ".generate:resolve_id",
+    }
 
     def start(self, inst: Instance, spec: str, params: dict[str, Any]) -> Start:
         """A best-turn puzzle: one turn of the side to move against the strong bot."""

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from ..plugin import BotSpec, GamePlugin, Picture
+from ..plugin import GamePlugin, Picture
 
 if TYPE_CHECKING:
-    from ...generators.ids import Instance, ParsedId
-    from ...play.bots import Hint
+    from ...generators.ids import Instance
     from ...play.start import Start
     from ..api import State
     from .api import ZangleState
@@ -40,20 +39,13 @@ class ZanglePlugin(GamePlugin):
          "choices": ("easy", "medium", "hard", "expert"), "id": "zangle:solo,piles=5,{choice}#{seed}"},
     )
 
-    def bots(self, game_name: str) -> dict[str, BotSpec]:
-        from .api_bots import bots  # start-up: the plugin module stays cheap to import
-
-        return bots(game_name)
-
-    def hint(self, state: State) -> Hint | None:
-        from .api_bots import hint  # start-up: the plugin module stays cheap to import
-
-        return hint(state)
-
-    def resolve_id(self, parsed: ParsedId) -> Instance:
-        from .generate import resolve_id  # start-up: the plugin module stays cheap to import
-
-        return resolve_id(parsed)
+    hooks = {
+        "bots": ".api_bots:bots",
+        "hint": ".api_bots:hint",
+        "resolve_id": ".generate:resolve_id",
+        "check": ".web:check_zangle",
+        "check_data": ".web:zangle_deck",
+    }
 
     def start(self, inst: Instance, spec: str, params: dict[str, Any]) -> Start:
         """A solo game from the deal, the solver's winning line as its optimum."""
@@ -93,16 +85,6 @@ class ZanglePlugin(GamePlugin):
         return Picture(zangle_table_html(state, places), {a for a in legal if a >= COMPOSE["base"]},
                        {"places": places, "can_zangle": playing, "compose": COMPOSE,
                         "last_zangle": zangle_tiling(*_last_zangle(state))})
-
-    def check(self, body: Any) -> dict[str, Any]:
-        from .web import check_zangle  # start-up: the plugin module stays cheap to import
-
-        return check_zangle(body)
-
-    def check_data(self) -> dict[str, Any]:
-        from .web import zangle_deck  # start-up: the plugin module stays cheap to import
-
-        return zangle_deck()
 
     def demo(self, out: str, seed: int) -> list[list[str]]:
         return [

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..plugin import BotSpec, GamePlugin, Picture
+from ..plugin import GamePlugin, Picture
 
 if TYPE_CHECKING:
-    from ...generators.ids import Instance, ParsedId
     from ..api import State
 
 KIND = "zinga-sheets"
@@ -23,15 +22,10 @@ class ZingaPlugin(GamePlugin):
     kinds = {KIND: "Zinga sheet set"}
     one_kind = KIND
 
-    def bots(self, game_name: str) -> dict[str, BotSpec]:
-        from .api_bots import bots  # start-up: the plugin module stays cheap to import
-
-        return bots(game_name)
-
-    def resolve_id(self, parsed: ParsedId) -> Instance:
-        from .generate import resolve_id  # start-up: the plugin module stays cheap to import
-
-        return resolve_id(parsed)
+    hooks = {
+        "bots": ".api_bots:bots",
+        "resolve_id": ".generate:resolve_id",
+    }
 
     def picture(self, state: State, legal: list[int], humans: list[int]) -> Picture:
         from .web import hotspots  # start-up: the plugin module stays cheap to import
