@@ -400,7 +400,10 @@ def census_cmd(
     Example: tanglekit tanglung census --sample 200 --workers 2"""
     from contextlib import ExitStack
 
-    from ...generators.executors import cluster_settings, resolve_connect_timeout  # start-up: loaded when the command runs
+    from ...generators.executors import (  # start-up: loaded when the command runs
+        cluster_settings,
+        resolve_connect_timeout,
+    )
     from ...generators.executors import progress as count_progress  # start-up: loaded when the command runs
     from .cards import load_card_set  # start-up: loaded when the command runs
     from .generate import MAX_SAMPLE, census  # start-up: loaded when the command runs
