@@ -14,7 +14,7 @@ import typer
 from typer.core import TyperGroup
 
 from . import __version__
-from .cli_common import click_command, guard_outputs, print_json, progress, run_app, write_text
+from .cli_common import click_command, guard_outputs, print_json, run_app, write_text
 from .errors import TanglekitError
 from .limits import Deadline, LimitReached, UsageError, check_count, check_workers
 
@@ -137,21 +137,17 @@ _EXECUTOR_HELP = ("With --count: split the count into subproblems run on local p
                   "Dask cluster (see docs/cluster.md).")
 _ADDRESS_HELP = "With --executor ray|dask: the cluster (default RAY_ADDRESS / DASK_SCHEDULER_ADDRESS, else one started here)."
 _CHECKPOINT_HELP = "With --count: keep finished subproblems in FILE; a re-run skips them."
+_CONNECT_HELP = ("With --executor ray|dask: seconds to reach the cluster, and the longest a Dask run waits "
+                 "with no worker left (default $TANGLEKIT_CONNECT_TIMEOUT, else 30).")
+_QUIET_HELP = "No progress on stderr (it is shown only on a terminal anyway)."
 
 
-def _split_count(fn, label: str, **kwargs) -> dict:
-    """Run a split count of generators.executors with a progress bar over its subproblems."""
-    from contextlib import ExitStack
+def _split_count(fn, label: str, quiet: bool = False, **kwargs) -> dict:
+    """Run a split count of generators.executors with its progress on stderr (parts done of
+    the total, elapsed time, time left; none with --quiet or when stderr is not a terminal)."""
+    from .generators.executors import progress as count_progress  # start-up: loaded when the command runs
 
-    state: dict = {}
-    with ExitStack() as stack:
-        def on_progress(done, total):
-            if "advance" not in state:
-                state["advance"] = stack.enter_context(progress(total, label))
-                state["last"] = 0
-            state["advance"](done - state["last"])
-            state["last"] = done
-
+    with count_progress(label, enabled=not quiet) as on_progress:
         return fn(on_progress=on_progress, **kwargs)
 
 
@@ -170,6 +166,8 @@ def shapes_enumerate(
     executor: Optional[Executor] = typer.Option(None, "--executor", help=_EXECUTOR_HELP),
     address: Optional[str] = typer.Option(None, "--address", help=_ADDRESS_HELP),
     checkpoint: Optional[Path] = typer.Option(None, "--checkpoint", help=_CHECKPOINT_HELP),
+    connect_timeout: Optional[float] = typer.Option(None, "--connect-timeout", help=_CONNECT_HELP),
+    quiet: bool = typer.Option(False, "--quiet", help=_QUIET_HELP),
 ) -> None:
     """Enumerate (or count) the polyforms of size N. Example: tanglekit shapes enumerate 6."""
     if n < 1:
@@ -178,16 +176,17 @@ def shapes_enumerate(
         raise UsageError("listing shapes is limited to N <= 12; use --count for larger N")
     if by_size and not count:
         raise UsageError("--by-size goes with --count")
-    if (executor or address or checkpoint) and not count:
-        raise UsageError("--executor, --address and --checkpoint go with --count")
-    if count and (executor or address or checkpoint):
-        _check_count_size(n, lattice.value)
+    if (executor or address or checkpoint or connect_timeout is not None) and not count:
+        raise UsageError("--executor, --address, --connect-timeout and --checkpoint go with --count")
+    if count and (executor or address or checkpoint or connect_timeout is not None):
+        _check_count_size(n, lattice.value, split=True)
         from .generators.executors import count_polyforms as split_count  # start-up: loaded when the command runs
         from .solver.parallel import default_workers  # start-up: loaded when the command runs
 
-        out = _split_count(split_count, "subproblems", n=n, lattice=lattice.value, kind=kind.value,
+        out = _split_count(split_count, "subproblems", quiet, n=n, lattice=lattice.value, kind=kind.value,
                            by_size=by_size, executor=(executor or Executor.local).value,
-                           workers=default_workers(), address=address, checkpoint=checkpoint)
+                           workers=default_workers(), address=address, checkpoint=checkpoint,
+                           connect_timeout=connect_timeout)
         if as_json:
             print_json(out)
         elif by_size:
@@ -256,8 +255,9 @@ MAX_COUNT_SIZE = {"triangle": 21, "square": 18}
 _COUNT_SECONDS = {"triangle": (17, 2.0, 3.5), "square": (16, 28.0, 4.0)}  # size, seconds, growth
 
 
-def _check_count_size(n: int, lattice: str) -> None:
-    """Refuse sizes whose count cannot finish in reasonable time; warn when it takes a while."""
+def _check_count_size(n: int, lattice: str, split: bool = False) -> None:
+    """Refuse sizes whose count cannot finish in reasonable time; warn when it takes a while
+    (the split count shows its progress; the plain one does not)."""
     cap = MAX_COUNT_SIZE[lattice]
     if n > cap:
         raise UsageError(f"counting {_plural(lattice, n)} would take hours or more; --count is "
@@ -266,7 +266,8 @@ def _check_count_size(n: int, lattice: str) -> None:
     est = secs * growth ** (n - size)
     if est > 20:
         minutes = f"{est / 60:.0f} minutes" if est >= 90 else f"{est:.0f} seconds"
-        typer.echo(f"counting size {n} takes about {minutes} on one core (no progress is shown)", err=True)
+        shown = "" if split else " (no progress is shown)"
+        typer.echo(f"counting size {n} takes about {minutes} on one core{shown}", err=True)
 
 
 def _plural(lattice: str, n: int) -> str:
@@ -367,6 +368,8 @@ def tile(
     executor: Optional[Executor] = typer.Option(None, "--executor", help=_EXECUTOR_HELP),
     address: Optional[str] = typer.Option(None, "--address", help=_ADDRESS_HELP),
     checkpoint: Optional[Path] = typer.Option(None, "--checkpoint", help=_CHECKPOINT_HELP),
+    connect_timeout: Optional[float] = typer.Option(None, "--connect-timeout", help=_CONNECT_HELP),
+    quiet: bool = typer.Option(False, "--quiet", help=_QUIET_HELP),
 ) -> None:
     """Tile a region with polyform pieces. Example: tanglekit tile --region rect:10x6 --pieces pentominoes --count."""
     if batch is not None:
@@ -385,9 +388,9 @@ def tile(
     limit = check_count(limit, "--limit", minimum=1, maximum=10**12, allow_none=True)
     if limit is not None and not (all_ or count):
         raise UsageError("--limit goes with --all or --count")
-    if (executor or address or checkpoint) and not count:
-        raise UsageError("--executor, --address and --checkpoint go with --count")
-    if count and (executor or address or checkpoint):
+    if (executor or address or checkpoint or connect_timeout is not None) and not count:
+        raise UsageError("--executor, --address, --connect-timeout and --checkpoint go with --count")
+    if count and (executor or address or checkpoint or connect_timeout is not None):
         if backend == Backend.cpsat:
             raise UsageError("--executor and --checkpoint split the dlx count; drop --backend cpsat")
         if limit is not None:
@@ -395,11 +398,11 @@ def tile(
         from .generators.executors import count_tiling  # start-up: loaded when the command runs
         from .solver.parallel import default_workers  # start-up: loaded when the command runs
 
-        out = _split_count(count_tiling, "subproblems", region=region, pieces=pieces, each=each.value,
+        out = _split_count(count_tiling, "subproblems", quiet, region=region, pieces=pieces, each=each.value,
                            mirror=not no_mirror, up_to_symmetry=up_to_symmetry,
                            executor=(executor or Executor.local).value,
                            workers=workers or default_workers(), address=address,
-                           checkpoint=checkpoint, time_limit=time_limit)
+                           checkpoint=checkpoint, time_limit=time_limit, connect_timeout=connect_timeout)
         if as_json:
             print_json(out)
             return

@@ -1,13 +1,19 @@
 """Counts and the census on REAL clusters: a Ray head and a Dask scheduler + worker started by
 the test as separate processes on 127.0.0.1, and stopped by it (by their process group).
 
-Skipped when ray / dask[distributed] are not installed (both are in the `test` extra).
-The whole module takes 35-50 s on a loaded 2-core machine, most of it starting Ray (8-11 s)
-and the Dask scheduler + worker (4 s); both clusters are shared by the module's tests.
+Skipped when ray / dask[distributed] are not installed (dask[distributed] is in the `test`
+extra; ray is the `ray` extra). The whole module takes 45-55 s on a loaded 2-core machine, most
+of it starting Ray (8-11 s) and the Dask scheduler + worker (3 s, twice: the module's shared
+cluster and one whose worker a test kills); without Ray, about 25 s.
+
+Nothing may wait for ever: unreachable addresses (a closed loopback port, a port that never
+answers) end with one line within the connect timeout, a Dask cluster that loses all its
+workers ends with one line and a checkpoint the next run resumes, Ctrl-C leaves no traceback.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -105,14 +111,13 @@ def ray_cluster(tmp_path_factory):
         mp.undo()
 
 
-@pytest.fixture(scope="module")
-def dask_cluster(tmp_path_factory):
-    """`dask scheduler` + `dask worker` (1 process, 1 thread) on 127.0.0.1; yields the address."""
+def _dask(d: Path):
+    """`dask scheduler` + `dask worker` (1 process, 1 thread) on 127.0.0.1, logs in ``d``; yields
+    (address, the worker's process) once the worker has joined; stops both."""
     if not (BIN / "dask").exists():
         pytest.skip("dask[distributed] is not installed (pip install 'tanglekit[dask]')")
     distributed = pytest.importorskip("dask.distributed")
     port = _free_port()
-    d = tmp_path_factory.mktemp("dask")
     address = f"tcp://{LOOPBACK}:{port}"
     sched = _start([str(BIN / "dask"), "scheduler", "--host", LOOPBACK, "--port", str(port),
                     "--no-dashboard"], d / "scheduler.log")
@@ -123,11 +128,24 @@ def dask_cluster(tmp_path_factory):
                          "--host", LOOPBACK, "--no-dashboard"], d / "worker.log")
         with distributed.Client(address, timeout=60) as client:
             client.wait_for_workers(1, timeout=90)
-        yield address
+        yield address, worker
     finally:
         if worker is not None:
             _stop(worker)
         _stop(sched)
+
+
+@pytest.fixture(scope="module")
+def dask_cluster(tmp_path_factory):
+    """A Dask scheduler + worker shared by the module's tests; yields the address."""
+    for address, _ in _dask(tmp_path_factory.mktemp("dask")):
+        yield address
+
+
+@pytest.fixture
+def doomed_dask_cluster(tmp_path):
+    """A Dask scheduler + worker of its own, for a test that kills the worker: (address, worker)."""
+    yield from _dask(tmp_path)
 
 
 @pytest.fixture
@@ -206,3 +224,113 @@ def test_cli_tile_count_on_dask(dask_cluster, ray_env):
                                    "--json"])
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["count"] == 454
+
+
+# --- nothing waits for ever: unreachable addresses, lost workers, Ctrl-C ----------------------
+
+
+def _one_line_error(args: list[str], budget: float) -> str:
+    """Run the CLI in this process; it must fail (exit 2) with one line on stderr within
+    ``budget`` seconds. Returns that line."""
+    from hostile import run
+
+    t0 = time.monotonic()
+    p = run(args)
+    took = time.monotonic() - t0
+    assert p.returncode == 2 and p.stdout == "", (p.returncode, p.stdout, p.stderr)
+    assert p.stderr.count("\n") == 1 and p.stderr.startswith("error: "), p.stderr
+    assert took < budget, (took, p.stderr)
+    return p.stderr.strip()
+
+
+TILE = ["tile", "--region", "rect:5x4", "--pieces", "tetrominoes", "--each", "any", "--count"]
+
+
+def test_unreachable_dask_address_is_one_line(ray_env, tmp_path, monkeypatch):
+    """A closed loopback port: one line within the connect timeout (was: 30 s, fixed); the
+    timeout comes from --connect-timeout or TANGLEKIT_CONNECT_TIMEOUT; the checkpoint stays."""
+    pytest.importorskip("dask.distributed")
+    port = _free_port()  # bound, then closed: nothing listens there
+    cp = tmp_path / "cp.json"
+    line = _one_line_error([*TILE, "--executor", "dask", "--address", f"tcp://{LOOPBACK}:{port}",
+                            "--connect-timeout", "2", "--checkpoint", str(cp)], 2 + 4)
+    assert line == f"error: cannot reach the Dask scheduler at tcp://{LOOPBACK}:{port} within 2 s (connection refused)"
+    assert cp.exists()
+    monkeypatch.setenv("TANGLEKIT_CONNECT_TIMEOUT", "1")
+    line = _one_line_error(["tanglung", "census", "--sample", "12", "--executor", "dask", "--address",
+                            f"{LOOPBACK}:{port}"], 1 + 4)
+    assert line == f"error: cannot reach the Dask scheduler at {LOOPBACK}:{port} within 1 s (connection refused)"
+
+
+def test_silent_port_is_one_line(ray_env):
+    """A port that accepts connections but never answers (not a scheduler at all): still one
+    line within the connect timeout (Dask's own connect waited for ever here)."""
+    pytest.importorskip("dask.distributed")
+    with socket.socket() as server:
+        server.bind((LOOPBACK, 0))
+        server.listen(8)
+        port = server.getsockname()[1]
+        line = _one_line_error([*TILE, "--executor", "dask", "--address", f"tcp://{LOOPBACK}:{port}",
+                                "--connect-timeout", "1.5"], 1.5 + 4)
+    assert line.endswith("within 1.5 s (its port answers, but not as a Dask scheduler)")
+
+
+def test_dask_losing_all_its_workers_is_one_line_and_resumable(doomed_dask_cluster, dask_cluster, ray_env, tmp_path):
+    """The only worker (nanny and all) killed after the first part: the run ends within the
+    connect timeout with one line saying what the checkpoint keeps (it used to hang, then print
+    an asyncio traceback on Ctrl-C); the same count on a live cluster goes on from the file."""
+    from tanglekit.generators.executors import ClusterLost, count_tiling
+
+    address, worker = doomed_dask_cluster
+    cp = tmp_path / "tile.json"
+    killed: list = []
+
+    def kill_after_first(done, total):
+        if done == 1 and not killed:
+            os.killpg(worker.pid, signal.SIGKILL)
+            killed.append(time.monotonic())
+
+    with pytest.raises(ClusterLost) as err:
+        count_tiling("rect:12x5", "pentominoes", executor="dask", address=address, checkpoint=cp,
+                     connect_timeout=2, on_progress=kill_after_first)
+    assert killed and time.monotonic() - killed[0] < 2 + 5
+    msg = str(err.value)
+    assert "\n" not in msg, msg
+    assert msg.startswith(f"the Dask cluster at {address} lost all its workers (none for 2 s); 1 of "), msg
+    assert msg.endswith(f"parts done, checkpoint kept in {cp} (the same command goes on from there)")
+    seen: list = []
+    out = count_tiling("rect:12x5", "pentominoes", executor="dask", address=dask_cluster, checkpoint=cp,
+                       on_progress=lambda d, t: seen.append(d))
+    assert out["complete"] and out["count"] == 4040 and seen[0] == 1  # 1010 tilings x 4 symmetries
+
+
+def test_dask_ctrl_c_keeps_the_checkpoint_without_a_traceback(dask_cluster, ray_env, tmp_path, capfd):
+    """Ctrl-C in the middle of a Dask run: KeyboardInterrupt (the CLI says `interrupted`), the
+    finished parts in the checkpoint, and no asyncio traceback from the client's tasks."""
+    from tanglekit.generators.executors import count_tiling
+
+    cp = tmp_path / "tile.json"
+
+    def interrupt(done, total):
+        if done == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        count_tiling("rect:5x4", "tetrominoes", each="any", executor="dask", address=dask_cluster,
+                     checkpoint=cp, min_parts=8, on_progress=interrupt)
+    import gc
+
+    gc.collect()
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "exception was never retrieved" not in err, err
+    assert len(json.loads(cp.read_text())["done"]) == 2
+
+
+def test_unreachable_ray_address_is_one_line(ray_env, tmp_path):
+    """A closed loopback port for Ray: one line within the connect timeout (was: minutes of
+    retries and GCS warnings, no message of ours)."""
+    pytest.importorskip("ray")
+    port = _free_port()
+    line = _one_line_error([*TILE, "--executor", "ray", "--address", f"{LOOPBACK}:{port}",
+                            "--connect-timeout", "2", "--checkpoint", str(tmp_path / "cp.json")], 2 + 6)
+    assert line == f"error: cannot reach the Ray cluster at {LOOPBACK}:{port} within 2 s (connection refused)"

@@ -271,3 +271,118 @@ def test_docs_cluster_commands_run(tmp_path, monkeypatch):
                     assert line == want, cmd
             ran += 1
     assert ran >= 3
+
+
+# --- no waiting for ever: the local pool, the connect timeout, the progress line -----------------
+
+
+def _die_on(item):
+    """A part that kills its own worker process (as the OOM killer would) when its task says so."""
+    import os
+    import signal
+    import time
+
+    key, task = item
+    if task == "die":
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(0.02)
+    return key, 1
+
+
+def _sleepy(item):
+    import time
+
+    time.sleep(30)
+    return item
+
+
+def test_local_pool_dead_worker_is_one_line_and_keeps_the_checkpoint(tmp_path):
+    """A worker killed mid-run ends the run at once with one line that says what the checkpoint
+    keeps (the spawn pool used to wait for ever); the same command then goes on from there."""
+    import time
+
+    cp = tmp_path / "cp.json"
+    problem = {"command": "test", "n": 8}
+    parts = [(f"k{i}", i) for i in range(7)] + [("k7", "die")]
+    t0 = time.monotonic()
+    with pytest.raises(executors.ClusterLost) as err:
+        run_parts(_die_on, parts, problem, workers=2, checkpoint=cp)
+    assert time.monotonic() - t0 < 15
+    msg = str(err.value)
+    assert "\n" not in msg and msg.startswith("a worker process died (killed or out of memory); ")
+    assert f"of 8 parts done, checkpoint kept in {cp}" in msg
+    kept = executors._load_checkpoint(cp, problem)
+    assert "k7" not in kept and f"{len(kept)} of 8 parts done" in msg
+    seen = []
+    parts[-1] = ("k7", 7)  # the part no longer kills its worker
+    done, complete = run_parts(_die_on, parts, problem, workers=2, checkpoint=cp,
+                               on_progress=lambda d, t: seen.append(d))
+    assert complete and sorted(done) == [f"k{i}" for i in range(8)] and seen[0] == len(kept)
+
+
+def test_local_pool_time_limit_stops_running_parts(tmp_path):
+    """The time limit is a deadline on the wait itself: parts still running are stopped."""
+    import time
+
+    t0 = time.monotonic()
+    done, complete = run_parts(_sleepy, [("a", 1), ("b", 2)], PROBLEM, workers=2, time_limit=0.5,
+                               checkpoint=tmp_path / "cp.json")
+    assert (done, complete) == ({}, False) and time.monotonic() - t0 < 10
+
+
+def test_connect_timeout_setting(monkeypatch):
+    from tanglekit.errors import TanglekitError
+    from tanglekit.limits import UsageError
+
+    monkeypatch.delenv(executors.CONNECT_TIMEOUT_ENV, raising=False)
+    assert executors.resolve_connect_timeout() == executors.CONNECT_TIMEOUT == 30
+    monkeypatch.setenv(executors.CONNECT_TIMEOUT_ENV, "4.5")
+    assert executors.resolve_connect_timeout() == 4.5
+    with executors.cluster_settings(connect_timeout=2):
+        assert executors.resolve_connect_timeout() == 2 and executors.resolve_connect_timeout(7) == 7
+    monkeypatch.setenv(executors.CONNECT_TIMEOUT_ENV, "soon")
+    with pytest.raises(SolverError, match="TANGLEKIT_CONNECT_TIMEOUT"):
+        executors.resolve_connect_timeout()
+    with pytest.raises(UsageError, match="--connect-timeout"):
+        executors.resolve_connect_timeout(0)
+    for bad in (["--connect-timeout", "-1"], ["--connect-timeout", "nan"]):
+        res = _cli("tile", "--region", "rect:5x4", "--pieces", "tetrominoes", "--count", "--executor", "dask", *bad)
+        assert res.exit_code != 0 and "Traceback" not in res.output
+    res = _cli("shapes", "enumerate", "5", "--connect-timeout", "3")
+    assert isinstance(res.exception, TanglekitError) and "go with --count" in str(res.exception)
+
+
+def test_progress_text():
+    from tanglekit.generators.executors import progress_text
+
+    assert progress_text(0, 63, 0.4) == "0 of 63 parts done, 0:00 elapsed, estimating the time left"
+    assert progress_text(12, 63, 5.0) == "12 of 63 parts done, 0:05 elapsed, about 0:21 left"
+    # parts from the checkpoint do not count towards the speed
+    assert progress_text(40, 50, 10.0, done_before=30, unit="chunks") == \
+        "40 of 50 chunks done, 0:10 elapsed, about 0:10 left"
+    assert progress_text(5, 5, 3725.0) == "5 of 5 parts done, 1:02:05 elapsed"
+
+
+def test_progress_bar_on_a_terminal_only():
+    """The bar shows the progress line on a terminal; elsewhere (a log file, a pipe) nothing."""
+    import io
+
+    from rich.console import Console
+
+    from tanglekit.generators.executors import progress
+
+    for terminal in (True, False):
+        out = io.StringIO()
+        console = Console(file=out, force_terminal=terminal, width=120)
+        with progress("subproblems", console=console) as update:
+            update(2, 8)
+            update(3, 8)
+        text = out.getvalue()
+        if terminal:
+            assert "subproblems" in text and "3 of 8 parts done" in text and "elapsed" in text
+        else:
+            assert text == ""
+    out = io.StringIO()
+    with progress("subproblems", enabled=False, console=Console(file=out, force_terminal=True)) as update:
+        update(1, 2)
+    assert out.getvalue() == ""

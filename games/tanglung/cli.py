@@ -395,12 +395,20 @@ def census_cmd(
     option: Optional[List[str]] = typer.Option(None, "--option", help=_OPTION_HELP),
     cards: Optional[str] = typer.Option(None, "--cards", help=_CARDS_HELP),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Stop after the chunk running at this many seconds (the checkpoint keeps the work; complete: false)."),
+    address: Optional[str] = typer.Option(None, "--address", help="With --executor ray|dask: the cluster (default RAY_ADDRESS / DASK_SCHEDULER_ADDRESS, else one started here)."),
+    connect_timeout: Optional[float] = typer.Option(None, "--connect-timeout", help="With --executor ray|dask: seconds to reach the cluster, and the longest a Dask run waits with no worker left (default $TANGLEKIT_CONNECT_TIMEOUT, else 30)."),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress on stderr (it is shown only on a terminal anyway)."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Solve every standard layout class (or a sample): fewest moves and optimal-tour counts.
     Example: tanglekit tanglung census --sample 200 --workers 2"""
     from contextlib import ExitStack
 
+    from ...generators.executors import (  # start-up: loaded when the command runs
+        cluster_settings,
+        resolve_connect_timeout,
+    )
+    from ...generators.executors import progress as count_progress  # start-up: loaded when the command runs
     from .cards import load_card_set  # start-up: loaded when the command runs
     from .generate import MAX_SAMPLE, census  # start-up: loaded when the command runs
 
@@ -410,19 +418,31 @@ def census_cmd(
     workers = check_count(workers, "--workers", minimum=0, maximum=4096, allow_none=True)
     seed = check_number("--seed", seed, minimum=0, maximum=_MAX_SEED, integer=True, allow_none=False)
     opts = _options(option)
+    if address and executor == "local":
+        raise SolverError("--address needs --executor ray or dask")
+    if connect_timeout is not None:
+        resolve_connect_timeout(connect_timeout)  # a bad value is refused before any work
     state: dict = {}
     with ExitStack() as stack:
         def bar(key, label):
             def update(done, total):
                 if key not in state:  # open the bar once the total is known
-                    state[key] = [stack.enter_context(progress(total, label, enabled=total > 1)), 0]
+                    state[key] = [stack.enter_context(progress(total, label, enabled=total > 1 and not quiet)), 0]
                 adv, last = state[key]
                 adv(done - last)
                 state[key][1] = done
             return update
 
+        def chunks_bar(done, total):
+            # the chunks: done of total, elapsed and time left (generators.executors.progress)
+            if "chunks" not in state:
+                state["chunks"] = stack.enter_context(count_progress("census", enabled=total > 1 and not quiet,
+                                                                     unit="chunks"))
+            state["chunks"](done, total)
+
+        stack.enter_context(cluster_settings(address=address, connect_timeout=connect_timeout))
         summary = census(sample, workers, checkpoint, seed, opts, load_card_set(cards), executor,
-                         on_progress=bar("chunks", "census chunks"), time_limit=deadline,
+                         on_progress=chunks_bar, time_limit=deadline,
                          on_prepare=bar("prep", "sampling layouts") if sample and sample > 20_000 else None)
     summary["seconds"] = round(deadline.elapsed(), 3)
     if as_json:
