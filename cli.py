@@ -525,9 +525,15 @@ def demo(
 # --- bench ----------------------------------------------------------------------------------
 
 
+def _bench_names() -> list[str]:
+    """The benchmark scripts: the modules of benchmarks/ (helpers start with an underscore)."""
+    here = Path(__file__).resolve().parent / "benchmarks"
+    return sorted(p.stem for p in here.glob("*.py") if not p.stem.startswith("_"))
+
+
 @app.command("bench")
 def bench(
-    name: Optional[str] = typer.Argument(None, help="Benchmark name (file in benchmarks/); all if omitted."),
+    name: Optional[str] = typer.Argument(None, help="Benchmark: " + ", ".join(_bench_names()) + "; all if omitted."),
     quick: bool = typer.Option(False, "--quick", help="Smaller sizes, for a fast look (says what it leaves out)."),
     as_json: bool = typer.Option(False, "--json", help="Print the tables as JSON (rows of numbers) instead of Markdown."),
     as_csv: bool = typer.Option(False, "--csv", help="Print the tables as CSV instead of Markdown."),
@@ -551,8 +557,7 @@ def bench(
             raise TanglekitError("--record takes a Markdown file (.md)")
         if "site-packages" in target.parts or "dist-packages" in target.parts:
             raise TanglekitError(f"--record {record}: will not write into an installed package")
-    here = Path(__file__).resolve().parent / "benchmarks"
-    names = sorted(p.stem for p in here.glob("*.py") if not p.stem.startswith("_"))
+    names = _bench_names()
     if name is not None:
         if name not in names:
             raise TanglekitError(f"no benchmark {name!r}; available: {', '.join(names) or 'none'}")

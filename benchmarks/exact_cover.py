@@ -19,7 +19,7 @@ Problems (every tool gets the same 0/1 matrix, or the same XCC options):
   reach, so every tool counts for the same wall-clock time and the row is marked time-limited
   (with the solutions found per CPU second);
 * small problems whose first solution costs little more than the call itself, and their counts
-  (``benchmarks/xc_problems.py``): N-queens (8 and 10: 92 and 724 solutions, OEIS A000170;
+  (``benchmarks/_xc_problems.py``): N-queens (8 and 10: 92 and 724 solutions, OEIS A000170;
   ranks and files primary, diagonals secondary), Langford pairs (n = 7, 8, 11: 26, 150 and
   17,792, OEIS A014552), two 9x9 sudoku (one solution each; the givens' items removed), a seeded
   random instance with planted covers (40 items, 232 options) and colour (XCC) double word
@@ -46,7 +46,7 @@ import subprocess
 import sys
 import time
 
-from tanglekit.benchmarks import xc_problems as xp
+from tanglekit.benchmarks import _xc_problems as xp
 from tanglekit.solver.exact_cover import ExactCover, count_solutions, first_solution
 from tanglekit.solver.tiling import TilingProblem, parse_region, piece_set
 
@@ -59,7 +59,7 @@ _TILINGS = {
 }
 _EDGE = {"edge6": ("6x6 edge matching, 5 colours (XCC)", 6, 5, 8),
          "edge5": ("5x5 edge matching, 4 colours (XCC)", 5, 4, 336)}
-# key: label (the builders and their counts: benchmarks/xc_problems.py)
+# key: label (the builders and their counts: benchmarks/_xc_problems.py)
 _SMALL = {"queens8": "8 queens", "queens10": "10 queens", "langford7": "Langford pairs n = 7",
           "langford8": "Langford pairs n = 8", "langford11": "Langford pairs n = 11",
           "sudoku-easy": "sudoku 9x9 easy (30 givens)", "sudoku-hard": "sudoku 9x9 hard (21 givens)",

@@ -330,3 +330,13 @@ def test_ctrl_c_stops_a_census_and_keeps_its_checkpoint(tmp_path):
     for timing in ("seconds",):
         got.pop(timing, None), want.pop(timing, None)
     assert got == want
+
+
+def test_bench_help_lists_every_benchmark():
+    from tanglekit.cli import _bench_names
+
+    out = run("bench", "--help", check_rc=0).stdout
+    names = _bench_names()
+    assert {"enumerate", "exact_cover", "qango", "startup"} <= set(names) and not any(n.startswith("_") for n in names)
+    flat = " ".join(out.replace("│", " ").split())
+    assert all(n in flat for n in names), flat

@@ -75,7 +75,7 @@ def test_every_pool_path_many_times_in_a_row():
     from tanglekit.games.qango import load_board
     from tanglekit.games.qango.solve import QangoSolver
 
-    from tanglekit.benchmarks.xc_problems import n_queens as queens
+    from tanglekit.benchmarks._xc_problems import n_queens as queens
     from tanglekit.generators.executors import map_unordered
     from tanglekit.solver.dlx_firstcell import FirstCellMatrix, firstcell_count_parallel
     from tanglekit.solver.parallel import count_parallel

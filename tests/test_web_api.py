@@ -230,3 +230,12 @@ def test_hint_says_when_no_winning_line_is_left(base):
     assert code == 200 and h["action"] is not None  # a generated challenge can be won
     code, h = api(base, "hint", id=spec, moves="3460")  # after a Zangle that spoils it
     assert code == 200 and h == {"action": None, "move": None, "hint": "no winning line from here (exact search)"}
+
+
+def test_pages_fit_phones_and_ask_for_no_favicon(base):
+    """Every page has a viewport (a phone lays it out at its own width, not 980 px) and an inline
+    icon (no request for a missing favicon.ico)."""
+    for page in ("/", "/play/qango", "/check/zangle"):
+        html = urllib.request.urlopen(base + page, timeout=30).read().decode()
+        assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html, page
+        assert '<link rel="icon" href="data:,">' in html, page

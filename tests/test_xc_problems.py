@@ -1,4 +1,4 @@
-"""The exact-cover benchmark's small problems (benchmarks/xc_problems.py) have their published
+"""The exact-cover benchmark's small problems (benchmarks/_xc_problems.py) have their published
 or brute-force counts: N-queens (OEIS A000170), Langford pairs (A014552, a pair and its reverse
 once), sudoku (one solution, a valid grid keeping the givens), random planted instances (the
 reference solver on small ones) and colour word squares (brute force on small ones); the
@@ -10,7 +10,7 @@ import importlib.util
 import itertools
 
 import pytest
-from tanglekit.benchmarks import xc_problems as xp
+from tanglekit.benchmarks import _xc_problems as xp
 from tanglekit.solver.exact_cover import count_solutions, first_solution, iter_solutions
 
 
