@@ -4,7 +4,7 @@ Every other module talks to a lattice only through this interface, so a new latt
 tiles of Tangle, :mod:`.hexgrid`) slots in without touching callers; :mod:`.registry` finds a
 lattice by name. Cells are integer pairs ``(x, y)``; rows grow downward.
 
-Triangle lattice (RULES.md): cell ``(x, y)`` points up when ``x + y`` is even; its horizontal
+Triangle lattice (docs/rules.md): cell ``(x, y)`` points up when ``x + y`` is even; its horizontal
 neighbours are ``(x +- 1, y)``, an up cell's third neighbour is ``(x, y + 1)``, a down cell's
 ``(x, y - 1)``. Translations must keep that parity, so ``dx + dy`` is even.
 

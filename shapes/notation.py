@@ -4,7 +4,7 @@ Art: one text line per row ``y`` (the first non-blank line is ``y = 0``), charac
 ``x``. Triangle lattice: ``^`` an up cell, ``v`` a down cell (``^`` needs ``x + y`` even, ``v``
 odd), ``.`` or space empty. Square lattice: ``#`` filled, ``.`` or space empty. The one-line
 form joins the rows with ``/``: ``^v^/v^v`` is the hexagon hexiamond, ``.#./###/.#.`` the X
-pentomino. JSON: a list of ``[x, y]`` pairs (RULES.md; triangle lattice unless told otherwise),
+pentomino. JSON: a list of ``[x, y]`` pairs (docs/rules.md; triangle lattice unless told otherwise),
 or ``{"lattice": "square", "cells": [[x, y], ...]}``. The terminal symbols ``▲ ▼ █`` are read as
 ``^ v #`` so that pictures printed by :mod:`.render` parse back.
 """

@@ -1,7 +1,7 @@
 """QANGO boards: cells, colour triples, win patterns, opening rules and symmetries, loaded from JSON.
 
 A board is data (``games/qango/data/*.json``); custom boards use the same format and are validated
-with clear errors. Cells are indexed ``row * width + col`` (RULES.md); masks are Python ints with bit
+with clear errors. Cells are indexed ``row * width + col`` (docs/rules.md); masks are Python ints with bit
 ``i`` for cell ``i`` (at most 63 cells, so one machine word holds a side).
 """
 

@@ -71,7 +71,7 @@ POSITION_FORMAT = register_format("tanglekit/qango-position", 1, "QANGO position
 
 @dataclass(frozen=True)
 class QangoOptions(RuleOptions):
-    """QANGO rule options (RULES.md readings, defaults given there); the board and opening are
+    """QANGO rule options (docs/rules.md readings, defaults given there); the board and opening are
     checked when resolved, since the openings a board knows depend on the board."""
 
     GAME = "QANGO"
@@ -295,7 +295,7 @@ def _same_board(a: Board, b: Board) -> bool:
 
 def parse_position(text: str, board: "Board | str | None" = None, allowed_first=None,
                    validate: bool = True) -> Position:
-    """Parse the RULES.md text form (rows by newline or '/', '.', 'X', 'O', '#') or ``empty``.
+    """Parse the docs/rules.md text form (rows by newline or '/', '.', 'X', 'O', '#') or ``empty``.
 
     Without a board the size picks it: 6 rows -> QANGO 6; 7 rows -> 7 Plus when the corners are
     '#', else QANGO 7.

@@ -10,7 +10,7 @@ completing piece's own value is always added on top).
 Piece-set file (``"format": "tangle-pieces"``): ``pieces``, each with ``name``, ``value``,
 ``count`` (per colour) and its shape as ``turns`` (L/R string, see
 :func:`~tanglekit.shapes.hexsides.chain_from_turns`) or ``sides`` (``[[a, b], ...]`` in doubled
-axial side coordinates). Both defaults are **assumed** data (RULES.md), named ``tangle-default``.
+axial side coordinates). Both defaults are **assumed** data (docs/rules.md), named ``tangle-default``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tangle rule options: every reading choice of RULES.md as a named option with its default."""
+"""Tangle rule options: every reading choice of docs/rules.md as a named option with its default."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tanglung rule options: every reading choice of RULES.md as a named option with its default."""
+"""Tanglung rule options: every reading choice of docs/rules.md as a named option with its default."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from ..options import RuleOptions, option
 
 @dataclass(frozen=True)
 class TanglungOptions(RuleOptions):
-    """Rule options honoured by the engines, solvers and generators (defaults follow RULES.md),
+    """Rule options honoured by the engines, solvers and generators (defaults follow docs/rules.md),
     declared with ``option()``: the shared base validates them and the README table comes from
     here. ``literal_blocking``: Rabbit and Butterfly reach only the nearest card in each direction
     (the Dragon is unaffected); ``max_turns`` reached draws the match, which then does not count."""

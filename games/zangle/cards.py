@@ -1,7 +1,7 @@
 """Zangle cards and decks: the Card type, deck files (JSON or TOML) and their validation.
 
 A deck file lists card kinds, each with a colour, a polyiamond (a list of ``[x, y]`` cells in the
-RULES.md convention, ``[]`` for a Z card) and a count. Kind ``K`` with count ``n > 1`` expands to
+docs/rules.md convention, ``[]`` for a Z card) and a count. Kind ``K`` with count ``n > 1`` expands to
 cards ``K-1`` ... ``K-n``; with count 1 the card id is ``K`` itself.
 """
 
@@ -38,7 +38,7 @@ from ...shapes.catalogue import free_polyforms
 from ...shapes.lattice import TRIANGLE
 from ...shapes.polyform import Polyform
 
-#: Colour of a card by its number of triangles (RULES.md; the Z card colour is our own name).
+#: Colour of a card by its number of triangles (docs/rules.md; the Z card colour is our own name).
 DEFAULT_COLOURS: dict[int, str] = {0: "white", 1: "blue", 2: "red", 3: "purple", 4: "yellow", 5: "green"}
 
 #: Drawing colours for the SVG output.

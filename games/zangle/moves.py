@@ -3,7 +3,7 @@
 How it works: a *tiling table* lists, for every target shape of a shape universe (a deck's
 shapes plus any raw shapes of a deal), the multisets of piece shapes that tile it; it is built
 once per universe and cached. A numba kernel then walks, for each target card, the subsets of
-the other cards whose areas add up to the target's area, checks RULES.md rules 2-3 and looks the
+the other cards whose areas add up to the target's area, checks docs/rules.md rules 2-3 and looks the
 subset's shape multiset up in the table (an additive 64-bit hash, verified exactly on a hit).
 The placements (proofs) are computed afterwards for the Zangles actually reported.
 """
@@ -232,7 +232,7 @@ def raw_zangles(
 
 def has_zangle(cards: Sequence, n_middle: int, deck=None) -> bool:
     """Whether the table (``cards``: the middle's ``n_middle`` cards first, then own cards) holds
-    a valid Zangle (RULES.md rules 1-3): ``find_zangles`` would list one."""
+    a valid Zangle (docs/rules.md rules 1-3): ``find_zangles`` would list one."""
     if not n_middle or n_middle == len(cards):
         return False
     table = deck_table(deck)
@@ -286,7 +286,7 @@ def find_zangles(
     proofs: bool = True,
     table: TilingTable | None = None,
 ) -> list:
-    """All valid Zangles on a table, best first (RULES.md rules 1-4).
+    """All valid Zangles on a table, best first (docs/rules.md rules 1-4).
 
     Cards are ``Card`` objects, Polyforms, cell lists, or None / ``[]`` for Z cards. Shapes not
     in the deck extend the tiling table automatically. ``options.z_cards`` picks the Z cards

@@ -1,4 +1,4 @@
-"""Zangle rule options: every reading choice of RULES.md as a named option with its default."""
+"""Zangle rule options: every reading choice of docs/rules.md as a named option with its default."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ Z_REPORTING = ("all", "minimal")
 
 @dataclass(frozen=True)
 class ZangleOptions(RuleOptions):
-    """Rule options shared by the finder and the engines (defaults follow RULES.md); declared
+    """Rule options shared by the finder and the engines (defaults follow docs/rules.md); declared
     with ``option()`` so the base validates them once and the README table comes from here."""
 
     GAME = "Zangle"

@@ -1,4 +1,4 @@
-"""Zangle solo game: a tableau of piles, a draw pile and three middle cards (RULES.md, Solo).
+"""Zangle solo game: a tableau of piles, a draw pile and three middle cards (docs/rules.md, Solo).
 
 Setup (seeded shuffle): 10 cards form the draw pile and 3 of them are turned face up as the
 middle; then piles of 1, 2, ..., ``options.piles`` cards (top card face up); the rest of the
@@ -130,7 +130,7 @@ class SoloGame(GameState):
 
     def _zangle_legal(self, a: Action) -> bool:
         """Whether the Zangle action ``a`` is listed by ``zangles()``: the finder lists, for each
-        valid target and piece set (RULES.md rules 1-3, Z cards of both places counting for rule
+        valid target and piece set (docs/rules.md rules 1-3, Z cards of both places counting for rule
         3), the pieces in table order (middle, then pile tops) and the Z cards ``choose_z``
         picks."""
         vis = self.middle + [p[-1] for p in self.piles if p]

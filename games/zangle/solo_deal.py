@@ -175,7 +175,7 @@ class SoloDeal:
         return tuple(self.middle) + tuple(self.draw)
 
     def check_start(self, where: str = "solo deal") -> "SoloDeal":
-        """The deal itself if it can start a game: a deal file or ID has no empty pile (RULES.md);
+        """The deal itself if it can start a game: a deal file or ID has no empty pile (docs/rules.md);
         positions inside a game (``from_game``) may have one."""
         empty = [i for i, p in enumerate(self.piles) if not p]
         if empty:

@@ -1,4 +1,4 @@
-"""Zinga constants (colours, dice, lines of the 5x5 sheet) and the rule options of RULES.md."""
+"""Zinga constants (colours, dice, lines of the 5x5 sheet) and the rule options of docs/rules.md."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ N_FLAGS = 7
 
 @dataclass(frozen=True)
 class ZingaOptions(RuleOptions):
-    """Rule options: each genuine reading choice of RULES.md with its default there, declared with
+    """Rule options: each genuine reading choice of docs/rules.md with its default there, declared with
     ``option()`` (validated by the shared base; the README table comes from here). With
     ``auto_take_pawn`` off the pawn needs an explicit ``take`` before the next roll."""
 
