@@ -61,11 +61,6 @@ DEVICES = ("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stdin")
 #: paths under the home folder that the docs may name: the per-user kernel cache
 HOME_PATHS = ("~/.cache/tanglekit/",)
 
-#: placeholders that main has already replaced with measured numbers (commit 91c1b76, "README's
-#: start-up table has its measured figures"): this branch's README still has them until it is
-#: merged with main, after which the check passes as it is and this set can be emptied
-PENDING_IN_MAIN = {"README.md": {"STARTUP_FIND", "STARTUP_SOLO", "STARTUP_QANGO", "STARTUP_TILE"}}
-
 PLACEHOLDER = re.compile(r"\b[A-Z]{3,}_[A-Z_]{2,}\b")
 INLINE_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 AUTOLINK = re.compile(r"<([a-zA-Z][a-zA-Z0-9+.-]*:[^>\s]+)>")
@@ -292,9 +287,6 @@ def test_bare_paths_name_files_of_the_repository(page):
 @pytest.mark.parametrize("page", PAGES, ids=PAGE_IDS)
 def test_no_placeholder_tokens(page):
     found = placeholders(page)
-    pending = PENDING_IN_MAIN.get(str(page.relative_to(ROOT)), set())
-    if found and set(found) <= pending:
-        pytest.xfail(f"placeholders {sorted(found)} are already replaced in main; passes once merged")
     assert not found, "placeholders (not names in the code): " + ", ".join(
         f"{t} (line {', '.join(map(str, ns))})" for t, ns in sorted(found.items()))
 
