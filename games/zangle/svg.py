@@ -76,14 +76,26 @@ def table_svg(cards: list[tuple[str, object]], cols: int = 3) -> str:
     return svg_sheet(shapes, cols=cols, labels=labels, colours=colours)
 
 
-def state_svg(engine) -> str:
-    """The face-up cards of a solo, turn or speed engine state."""
+def state_svg(engine, unit: float = 40.0) -> str:
+    """The face-up cards of a solo, turn or speed engine state, drawn as on the printed sheets: one
+    card a cell, its place ("middle 0", "pile 2", "P1 card 0") and its id on two lines inside it
+    (labels centred under shapes in narrow columns overlapped and were cut off)."""
     cards = [(f"middle {i}", c) for i, c in enumerate(engine.middle)]
     if hasattr(engine, "piles"):
         cards += [(f"pile {i}", p[-1]) for i, p in enumerate(engine.piles) if p]
     else:
         cards += [(f"P{p} card {j}", c) for p in range(engine.players) for j, c in enumerate(engine.own[p])]
-    return table_svg(cards, cols=max(len(engine.middle), 3))
+    if not cards:
+        return ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><text x="10" y="25">'
+                'no cards face up</text></svg>')
+    cols = max(len(engine.middle), 3)
+    w, h, gap = 3.2, 3.4, 0.3
+    parts: list[str] = []
+    for k, (where, card) in enumerate(cards):
+        r, c = divmod(k, cols)
+        parts += card_svg(card, gap + c * (w + gap), gap + r * (h + gap), w, h, True, where)
+    rows = -(-len(cards) // cols)
+    return _svg(gap + cols * (w + gap), gap + rows * (h + gap), unit, parts)
 
 
 def card_svg(card, x: float, y: float, w: float, h: float, face_up: bool, label: str) -> list[str]:
