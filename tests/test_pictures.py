@@ -57,3 +57,14 @@ def test_the_label_check_can_fail():
            '<text x="4" y="1" font-size="0.4" text-anchor="middle">middle 1: T4-bar-6</text></svg>')
     a, b = label_boxes(svg)
     assert overlaps(a, b) and a[0] < 0  # the old layout: the first label runs off the left edge
+
+
+@pytest.mark.parametrize("name", ["tanglung-solo", "tanglung-coop", "tanglung-duel"])
+def test_tanglung_terminal_board_has_a_key(name):
+    """The terminal board says what its letters, cases and marks mean."""
+    from tanglekit.games.tanglung.cards import KINDS
+
+    text = str(load_game(name).new_initial_state(2))
+    key = text.splitlines()[-1]
+    assert key.startswith("key: ") and "upper case lit, lower case dark" in key
+    assert all(f"{k} {v}" in key for k, v in KINDS.items()) and "matchbox" in key

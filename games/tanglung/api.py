@@ -190,14 +190,21 @@ class TanglungSoloState(EngineState):
 
     def __str__(self) -> str:
         e = self.engine
+        box = "* a matchbox" if len(e.positions) > 1 else "* the matchbox"
         return e.render_text() + f"\n{e.dark_count()} dark, {len(e.log)} moves" + (
-            ", won" if e.is_won() else ", over" if self.is_terminal() else "")
+            ", won" if e.is_won() else ", over" if self.is_terminal() else "") + "\n" + legend(box)
 
     def to_svg(self) -> str:
         e = self.engine
         title = f"{e.dark_count()} dark after {len(e.log)} moves" + (" (won)" if e.is_won() else "")
         path = [e.starts[0]] + [m for i, m in enumerate(e.log) if i % len(e.starts) == 0]
         return svg_grid(e.layout, lit=e.lit, path=path, title=title, boxes=e.positions)
+
+
+def legend(marks: str) -> str:
+    """The terminal board's key: the card letters, the case, and the marks beside the letters."""
+    kinds = ", ".join(f"{k} {v}" for k, v in KINDS.items())
+    return f"key: {kinds}; upper case lit, lower case dark; {marks}"
 
 
 class TanglungSolo(_TanglungGame):
@@ -418,7 +425,8 @@ class TanglungDuelState(EngineState):
         return s + f", player {e.match.to_move} to move"
 
     def __str__(self) -> str:
-        return self._grid(self.engine.match.cells) + "\n" + self._status()
+        return self._grid(self.engine.match.cells) + "\n" + self._status() + "\n" + legend(
+            "0 and 1 the players' matchboxes, * the fan, a question mark a dark card not yet seen")
 
     def to_svg(self) -> str:
         m = self.engine.match
