@@ -446,7 +446,10 @@ class PlainSolver:
             A, B = key >> B_BITS, key & ((1 << B_BITS) - 1)
             s: list[int] = []
             ex: list[tuple] = []
-            for act, typ, a, b, d in self._moves(A, B):
+            moves = self._moves(A, B)
+            if any(m[1] == WIN for m in moves):  # an immediate win decides it (in one ply)
+                moves = [next(m for m in moves if m[1] == WIN)]
+            for _act, typ, a, b, d in moves:
                 if typ == WIN:
                     ex.append((one, 1))
                 elif typ == CHANCE:

@@ -101,6 +101,10 @@ def run(tab_a, tab_b, tab_st, tab_v, tab_layer, tab_plies, tab_comp, tab_aux, me
             work += 1
             n = expand(ar_a[i], ar_b[i], nb4, nb8, kn, kra, krb, ray, literal, horse_both, act, typ, ca, cb, cd)
             pushed = False
+            for j in range(n):  # an immediate win decides the node: nothing else to solve
+                if typ[j] == 0:
+                    n = 0
+                    break
             for j in range(fr_act[f], n):
                 t = typ[j]
                 if t == 0:
@@ -188,6 +192,15 @@ def _finish(tab_a, tab_b, tab_st, tab_v, tab_layer, tab_plies, tab_comp, tab_aux
         if n == 0:
             best[i] = -1.0
             lossp[i] = 0
+            continue
+        won = False
+        for j in range(n):
+            if typ[j] == 0:
+                won = True
+                break
+        if won:  # the fastest win is this one ply; the other actions were not explored
+            best[i] = 1.0
+            winp[i] = 1
             continue
         for j in range(n):
             t = typ[j]

@@ -135,7 +135,22 @@ class KernelSolver:
                     setattr(self, name, np.concatenate([arr, np.zeros(len(arr), np.int64)]))
         return self.lookup(a, b)
 
-    def action_values(self, a: int, b: int) -> list[ActionValue]:
+    def action_values(self, a: int, b: int, deadline: float | None = None) -> list[ActionValue] | None:
+        """The value of every legal action of a solved position (None when the deadline stops
+        the solving of a child: a position with an immediate win leaves its others unsolved)."""
+        from .duel_exact import CHANCE, WIN, chance_outcomes, expand
+
+        n_max = 128
+        out_a = [[0] * n_max for _ in range(5)]
+        n = expand(a, b, *move_tables(self.options), *out_a)
+        for j in range(n):
+            t, ca, cb, cd = out_a[1][j], out_a[2][j], out_a[3][j], out_a[4][j]
+            if t == WIN:
+                continue
+            kids = [(x, y) for _, x, y in chance_outcomes(ca, cb, cd)] if t == CHANCE else [(ca, cb)]
+            for x, y in kids:
+                if self.lookup(x, y) is None and self.solve(x, y, deadline) is None:
+                    return None
         tab_a, tab_b, _, tab_v, tab_layer, tab_plies, tab_comp, _ = self.tab
         act = np.empty(128, np.int64)
         v = np.empty(128, np.float64)
@@ -185,7 +200,10 @@ def solve_match(match, time_limit: float | None = None, node_limit: int | None =
         r = _solve_exact(match, a, b, deadline, 4 * exact_limit, t0)
         if r.complete:
             return r
-    vals = ks.action_values(a, b)
+    vals = ks.action_values(a, b, deadline)
+    if vals is None:
+        return ExactResult(here.value, None, [], here.plies, ks.entries, ks.expanded, False, "time limit",
+                           time.perf_counter() - t0, "kernel")
     pick = choose(vals, here, _rank_entry)
     return ExactResult(here.value, pick.action, vals, here.plies, ks.entries, ks.expanded, True, "",
                        time.perf_counter() - t0, "kernel")
