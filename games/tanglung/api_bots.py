@@ -88,13 +88,15 @@ def bots(game_name: str) -> dict[str, BotSpec]:
         "greedy": BotSpec("one-ply tactics, looks at the opponent's immediate wins", _duel("greedy")),
         "pimc": BotSpec("determinised alpha-beta (4 samples, depth 2)", _duel("pimc")),
         "pimc-strong": BotSpec("determinised alpha-beta (6 samples, depth 3)", _duel("pimc-strong")),
+        "perfect": BotSpec("the exact solver (2 s a move; pimc-strong when it does not finish)", _duel("perfect")),
     }, "pimc")
 
 
 def hint(state: State) -> Hint | None:
-    if state.get_game().name == "tanglung-duel":  # no exact search there: the strong bot's move
+    if state.get_game().name == "tanglung-duel":  # no quick exact answer early on: no hint
         return None
     a, left = solo_best(state)
     if left is None:
         return Hint(None, "no winning line from here (exact search)")
     return Hint(a, f"a shortest winning line needs {left} more move{'s' if left != 1 else ''}")
+

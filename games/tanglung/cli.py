@@ -33,6 +33,9 @@ app = typer.Typer(
 )
 solo_app = typer.Typer(help="Solo mode: solve layouts and generate graded challenges.", no_args_is_help=True)
 app.add_typer(solo_app, name="solo")
+from .cli_duel import duel_app  # noqa: E402  (typer only, like this module)
+
+app.add_typer(duel_app, name="duel")
 
 _OPTION_HELP = "Rule option NAME=VALUE (repeatable): literal_blocking, roosters_start_lit, not_so_zen, ..."
 _CARDS_HELP = "Card set: JSON file, inline counts like C2R3B3F3H3D2, or tanglung-default."

@@ -7,6 +7,10 @@ moves to ``fan``: another unoccupied card) and ``("lantern", dst)`` (only from a
 move by its kind, light ``dst``, remove the card left, bump an opponent found on ``dst``).
 A match is won by lighting the last dark card, by bumping the opponent a second time, or when
 the opponent has no legal action on their turn (a bumped player with nowhere to re-enter).
+Under the ``repetition`` rule option (default 3) a match whose position (everything but the
+turn count) occurs for the third time ends drawn (``reason`` ``"repetition"``, no winner): only a
+Rooster action onto a lit card after a player's first can repeat a position, so the count
+restarts after any other action.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ class Match:
     """One two-player match (perfect information: ``cells`` holds every card, face up or down)."""
 
     __slots__ = ("cells", "lit", "boxes", "bumps", "used", "fan", "to_move", "phase", "winner",
-                 "reason", "turns", "removed", "options")
+                 "reason", "turns", "removed", "options", "history")
 
     def __init__(self, layout: Layout, options: TanglungOptions | None = None, starter: int = 0,
                  card_set: CardSet | None = None, validate: bool = True) -> None:
@@ -66,6 +70,7 @@ class Match:
         self.reason: str | None = None
         self.turns = 0
         self.removed: list[str] = []
+        self.history: dict[int, int] = {}  # positions since the last irreversible action (repetition)
 
     # -- copying and keys --------------------------------------------------------------------
     def clone(self) -> "Match":
@@ -83,6 +88,7 @@ class Match:
         m.turns = self.turns
         m.removed = list(self.removed)
         m.options = self.options
+        m.history = dict(self.history) if self.history else {}
         return m
 
     def key(self) -> int:
@@ -104,7 +110,7 @@ class Match:
         return Layout(tuple(self.cells))
 
     def is_over(self) -> bool:
-        return self.winner is not None or self.turns >= self.options.max_turns
+        return self.winner is not None or self.reason == "repetition" or self.turns >= self.options.max_turns
 
     def dark_cells(self) -> list[int]:
         return [i for i, ch in enumerate(self.cells) if ch != EMPTY and not self.lit >> i & 1]
@@ -180,6 +186,10 @@ class Match:
         me = self.to_move
         kind = action[0]
         won = False
+        # a Rooster action onto a lit card after the first is the only reversible action
+        limit = self.options.repetition
+        reversible = bool(limit) and kind == "rooster" and self.used[me] and bool(self.lit >> action[1] & 1)
+        before = self.key() if reversible and not self.history else None
         if kind == "place":
             self.boxes[me] = action[1]
             self.phase[me] = PLAY
@@ -222,6 +232,17 @@ class Match:
         if not self.is_over() and not self._has_action():
             self.winner = me
             self.reason = "no-reentry" if self.phase[1 - me] == REENTER else "no-legal-action"
+        if limit and self.winner is None:
+            if not reversible:
+                self.history = {}
+            else:
+                if before is not None:
+                    self.history[before] = 1
+                k = self.key()
+                seen = self.history.get(k, 0) + 1
+                self.history[k] = seen
+                if seen >= max(limit, 2):
+                    self.reason = "repetition"
 
     def _remove(self, i: int) -> None:
         self.removed.append(self.cells[i])

@@ -319,11 +319,18 @@ BOTS = {
     "greedy": lambda seed=None: GreedyBot(seed),
     "pimc": lambda seed=None: PimcBot(seed, samples=3, depth=2),
     "pimc-strong": lambda seed=None: PimcBot(seed, samples=6, depth=3, node_limit=60_000),
+    "perfect": lambda seed=None: _perfect(seed),
 }
 
 
+def _perfect(seed):
+    from .duel_bot import PerfectBot  # numba: loaded only for this bot
+
+    return PerfectBot(seed)
+
+
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by strength name: random, greedy, pimc, pimc-strong."""
+    """A bot by strength name: random, greedy, pimc, pimc-strong, perfect."""
     if name not in BOTS:
         raise BotError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
     return BOTS[name](seed)

@@ -23,6 +23,9 @@ class TanglungOptions(RuleOptions):
                                   choices=("either", "both"))
     match_starter: str = option("alternate", "who starts matches 2 and 3: `alternate`, `loser` or `winner`",
                                 choices=("alternate", "loser", "winner"))
+    repetition: int = option(3, "a two-player match whose position (cards, lit cards, matchboxes, Fan, bumps, player to move) "
+                             "occurs for the Nth time ends drawn and does not count; 0: off (1 acts as 2)",
+                             minimum=0, maximum=1000)
     max_turns: int = option(200, "safety cap on turns per two-player match (not a rulebook rule)",
                             minimum=1, maximum=100_000, rulebook=False)
     max_matches: int = option(7, "safety cap on matches per two-player game (not a rulebook rule)",
