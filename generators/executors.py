@@ -489,7 +489,12 @@ def _load_checkpoint(path: Path, problem: dict) -> dict:
     done = body.get("done")
     if not isinstance(done, dict):
         raise FormatError(f"{where}: 'done' must be an object")
-    for key, counts in done.items():  # a count per part, or a list of counts: whole numbers only
+    # a count per part, or a list of counts: whole numbers only; a problem whose parts are records
+    # of values (``"values": "real"``: probabilities with their search figures) keeps its records
+    # as written (the checksum above vouches for them)
+    if problem.get("values") == "real":
+        return done
+    for key, counts in done.items():
         if not all(jsonio.whole_number(c, 0) for c in (counts if isinstance(counts, list) else [counts])):
             raise FormatError(f"{where}: part {jsonio.short(key)} must hold whole numbers >= 0 "
                               "(not true/false or decimals)")

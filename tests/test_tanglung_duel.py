@@ -6,7 +6,8 @@ import pytest
 from tanglekit.errors import RuleError
 from tanglekit.games.tanglung import Layout
 from tanglekit.games.tanglung.duel import DuelGame, Match, determinize, hidden_pool
-from tanglekit.games.tanglung.duel_search import bot_match, minimax_reference, solve_position
+from tanglekit.games.tanglung.duel_bots import bot_match
+from tanglekit.games.tanglung.duel_search import minimax_reference, solve_position
 
 EXAMPLE = "CRBF/HDFR/BHFB/RHDC"
 

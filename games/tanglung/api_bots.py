@@ -9,7 +9,7 @@ from ...play.bots import Bot, EngineBot, Hint, RandomBot, with_strong
 from ..plugin import BotSpec
 from .api import encode_duel
 from .coop import search_coop
-from .duel_search import make_bot as duel_bot
+from .duel_bots import make_bot as duel_bot
 from .solo_search import move_graph, noflip_mask, search_graph
 
 if TYPE_CHECKING:

@@ -12,17 +12,9 @@ from typing import List, Optional
 
 import typer
 
-from ...cli_common import parse_options, print_json, progress, write_text
+from ...cli_common import print_json, progress, write_text
 from ...errors import FormatError, SolverError, TanglekitError
-from ...jsonio import (
-    check_text_arg,
-    expect_format,
-    load_json_source,
-    looks_like_json,
-    parse_json_text,
-    read_text_file,
-    validate,
-)
+from ...jsonio import expect_format, load_json_source, validate
 from ...limits import Deadline, LimitReached, check_count, check_number
 
 app = typer.Typer(
@@ -34,64 +26,12 @@ app = typer.Typer(
 solo_app = typer.Typer(help="Solo mode: solve layouts and generate graded challenges.", no_args_is_help=True)
 app.add_typer(solo_app, name="solo")
 from .cli_duel import duel_app  # noqa: E402  (typer only, like this module)
+from .cli_inputs import _LAYOUT_RE, _load_layout, _options  # noqa: E402
 
 app.add_typer(duel_app, name="duel")
 
 _OPTION_HELP = "Rule option NAME=VALUE (repeatable): literal_blocking, roosters_start_lit, not_so_zen, ..."
 _CARDS_HELP = "Card set: JSON file, inline counts like C2R3B3F3H3D2, or tanglung-default."
-
-
-def _options(pairs, base: dict | None = None):
-    """Rule options: those of an ID or file (``base``), then --option pairs over them."""
-    from .rules import TanglungOptions  # start-up: loaded when the command runs
-
-    merged = dict(base or {})
-    for k, v in parse_options(pairs).items():
-        if len(k) > 40 or len(v) > 100:
-            raise FormatError(f"--option {k[:40]}...: names are short words and values at most 100 characters")
-        merged[k] = v
-    return TanglungOptions.from_dict(merged)
-
-
-_LAYOUT_RE = r"^[A-Za-z.]{4}([/ ]?[A-Za-z.]{4}){3}$"
-
-
-def _load_layout(spec: str, pairs, cards: Optional[str] = None):
-    """(layout, options, card set, start) from layout letters, any Tanglung challenge ID (through
-    the one ID registry), or a file: a layout text file or a challenge file (what
-    ``solo generate --json``/``--out`` wrote). Options and the card set stored in an ID or a file
-    apply unless --option / --cards override them; ``start`` is the file's or ID's start Rooster."""
-    import re
-
-    from .cards import load_card_set  # start-up: loaded when the command runs
-    from .layout import Layout  # start-up: loaded when the command runs
-
-    text = check_text_arg(spec, "layout").strip()
-    chosen = load_card_set(cards) if cards is not None else None
-    if re.match(_LAYOUT_RE, text) or "\n" in text or "\r" in text:  # no file name has a line break
-        return Layout.parse(text), _options(pairs), chosen, None
-    from ...generators.ids import looks_like_id, resolve  # start-up: loaded when the command runs
-
-    if looks_like_id(text) or text.lower().startswith("tanglung:"):
-        ch = resolve(text, expect="tanglung-challenge").value
-    elif looks_like_json(text):  # inline, as a file's content (a --batch line)
-        from .formats import challenge_from_document  # start-up: loaded when the command runs
-
-        ch = challenge_from_document(parse_json_text(text, "inline challenge", "challenge file"), "inline challenge")
-    else:
-        from .formats import challenge_from_document  # start-up: loaded when the command runs
-
-        p = Path(text[1:] if text.startswith("@") else text)
-        raw = read_text_file(p, "layout or challenge file")
-        where = str(p)[-120:]
-        if looks_like_json(raw):
-            ch = challenge_from_document(parse_json_text(raw, where, "challenge file"), where)
-        else:
-            try:
-                return Layout.parse(raw.strip()), _options(pairs), chosen, None
-            except FormatError as e:
-                raise FormatError(f"{where}: {e}") from None
-    return ch.layout, _options(pairs, ch.options.to_json()), chosen or ch.card_set, ch.start
 
 
 def _parse_cell(text: Optional[str], what: str = "--start"):
@@ -479,7 +419,11 @@ def play_cmd(
 ) -> None:
     """Two-player game: you against a bot in the terminal, or bot against bot.
     Example: tanglekit tanglung play --bot greedy --bot random --games 20"""
-    from .duel_search import bot_match, make_bot, play_game  # start-up: loaded when the command runs
+    from .duel_bots import (  # start-up: loaded when the command runs
+        bot_match,  # start-up: loaded when the command runs
+        make_bot,
+        play_game,
+    )
 
     games = check_count(games, "--games", maximum=100_000)
     seed = check_number("--seed", seed, minimum=0, maximum=2**31 - 1, integer=True, allow_none=False)

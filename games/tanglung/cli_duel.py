@@ -13,7 +13,14 @@ import typer
 
 from ...cli_common import print_json, progress
 from ...errors import FormatError, TanglekitError
-from ...limits import check_count, check_time_limit
+from ...jsonio import expect_format, load_json_source, looks_like_json, validate
+from ...limits import check_count, check_time_limit, check_workers
+from .api import decode_duel
+from .cards import load_card_set
+from .cli_inputs import _load_layout, _options
+from .duel import Match, describe_action
+from .duel_table import entries, fairness_table
+from .formats import STATE_FORMAT
 
 duel_app = typer.Typer(help="Two-player duel: exact match values (solve) and the fairness table (table).",
                        no_args_is_help=True)
@@ -23,17 +30,14 @@ _OPTION_HELP = "Rule option NAME=VALUE (repeatable): literal_blocking, horse_fan
 
 def _position(spec: str, option, cards):
     """A live Match from a state (JSON file or inline), a layout or a Tanglung ID (its set-up)."""
-    from ...jsonio import expect_format, load_json_source, looks_like_json, validate
-    from .cli import _load_layout, _options
-    from .duel import Match
-    from .formats import STATE_FORMAT
 
     text = spec.strip()
-    is_state = looks_like_json(text) or (text.endswith(".json") and Path(text).exists()
-                                         and '"layout"' in Path(text).read_text(encoding="utf-8")[:4000]
-                                         and '"boxes"' in Path(text).read_text(encoding="utf-8"))
-    if is_state:
+    data = where = None
+    if looks_like_json(text) or (text.endswith(".json") and Path(text).exists()):
+        # read through the input layer (regular files only): a state has a layout and matchboxes
         data, where = load_json_source(text, STATE_FORMAT.title)
+    is_state = isinstance(data, dict) and "layout" in data and "boxes" in data
+    if is_state:
         expect_format(data, STATE_FORMAT, where)
         validate(data, STATE_FORMAT.schema(), where)
         body = {k: v for k, v in data.items() if k not in ("format", "version")}
@@ -72,9 +76,7 @@ def solve_cmd(
 ) -> None:
     """Exact value of a duel match position for the player to move (expectiminimax over the
     unseen cards; repetitions are draws). Example: tanglekit tanglung duel solve state.json --json"""
-    from .api import decode_duel
-    from .duel import describe_action
-    from .duel_solve import solve_match
+    from .duel_solve import solve_match  # loads numpy (only when this runs)
 
     time_limit = check_time_limit(time_limit)
     node_limit = check_count(node_limit, "--node-limit", minimum=0, maximum=10**13, allow_none=True)
@@ -128,11 +130,6 @@ def table_cmd(
     """The fairness table: the starting player's exact match value for every combination of the
     visible centre cards (up to symmetry), and over the whole deal.
     Example: tanglekit tanglung duel table --grid 3x3 --lanterns RBFHDRB --json"""
-    from ...limits import check_workers
-    from .cards import load_card_set
-    from .cli import _options
-    from .duel_table import entries, fairness_table
-
     try:
         rows, cols = (int(x) for x in grid.lower().split("x"))
     except ValueError:

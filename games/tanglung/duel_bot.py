@@ -11,6 +11,7 @@ cleared when it holds more than ``max_entries`` positions.
 
 from __future__ import annotations
 
+from .api import decode_duel
 from .duel import Match, hidden_pool
 from .duel_search import Bot, PimcBot, immediate_win
 
@@ -29,7 +30,7 @@ class PerfectBot(Bot):
         self.fallback_moves = 0
 
     def _solver(self, options):
-        from .duel_solve import KernelSolver
+        from .duel_solve import KernelSolver  # loads numpy (only when this runs)
 
         if self.solver is None or self.options != options or self.solver.entries > self.max_entries:
             self.solver = KernelSolver(options, capacity=1 << 20)
@@ -37,8 +38,7 @@ class PerfectBot(Bot):
         return self.solver
 
     def choose(self, match: Match) -> tuple:
-        from .api import decode_duel
-        from .duel_solve import solve_match
+        from .duel_solve import solve_match  # loads numpy (only when this runs)
 
         actions = match.legal_actions()
         if len(actions) == 1:

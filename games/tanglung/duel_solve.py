@@ -16,13 +16,18 @@ import numpy as np
 from ...errors import SolverError
 from .duel_exact import (
     B_BITS,
+    CHANCE,
+    WIN,
+    Abort,
     ActionValue,
     Entry,
     ExactResult,
     PlainSolver,
+    chance_outcomes,
     check_options,
     choose,
     encode_match,
+    expand,
     move_tables,
 )
 from .rules import TanglungOptions
@@ -138,8 +143,6 @@ class KernelSolver:
     def action_values(self, a: int, b: int, deadline: float | None = None) -> list[ActionValue] | None:
         """The value of every legal action of a solved position (None when the deadline stops
         the solving of a child: a position with an immediate win leaves its others unsolved)."""
-        from .duel_exact import CHANCE, WIN, chance_outcomes, expand
-
         n_max = 128
         out_a = [[0] * n_max for _ in range(5)]
         n = expand(a, b, *move_tables(self.options), *out_a)
@@ -210,8 +213,6 @@ def solve_match(match, time_limit: float | None = None, node_limit: int | None =
 
 
 def _solve_exact(match, a, b, deadline, node_limit, t0) -> ExactResult:
-    from .duel_exact import Abort
-
     ps = PlainSolver(match.options, True, node_limit, deadline)
     try:
         here = ps.entry(a, b)

@@ -22,6 +22,7 @@ from itertools import product
 from math import prod
 
 from ...errors import SolverError
+from ...generators.executors import run_parts
 from .cards import EMPTY, ROOSTER, CardSet, default_card_set
 from .duel import CENTRE, Match
 from .layout import Layout
@@ -127,7 +128,7 @@ def table_part(item):
     """Worker: one entry of the table, solved with the kernel within its time limit."""
     key, task = item
     rows, cols, lanterns, options, time_limit = task
-    from .duel_solve import solve_match
+    from .duel_solve import solve_match  # loads numpy (only when this runs)
 
     t0 = time.perf_counter()
     m = start_position(rows, cols, key, lanterns, TanglungOptions.from_dict(options))
@@ -153,12 +154,10 @@ def fairness_table(rows: int = 4, cols: int = 4, lanterns: str | None = None, ca
                    checkpoint=None, time_limit: float | None = None, entry_time_limit: float | None = 600.0,
                    on_progress=None, address: str | None = None) -> dict:
     """The table (see the module doc): one row per entry and the summary over the deal."""
-    from ...generators.executors import run_parts
-
     options = options or TanglungOptions()
     counts = lantern_counts(rows, cols, lanterns, card_set)
     ents = entries(rows, cols, lanterns, card_set)
-    problem = {"table": "tanglung-duel-fairness", "grid": f"{rows}x{cols}",
+    problem = {"table": "tanglung-duel-fairness", "values": "real", "grid": f"{rows}x{cols}",
                "lanterns": "".join(k * n for k, n in sorted(counts.items())),
                "options": options.to_json(), "entry_time_limit": entry_time_limit}
     parts = [(combo, (rows, cols, counts, options.to_json(), entry_time_limit)) for combo, _, _ in ents]
