@@ -87,8 +87,8 @@ function drawPlaces() {
     c.classList.toggle("piece", sel.pieces.has(p));
     c.classList.toggle("hinted", !!(hinted && hinted.places && hinted.places.includes(p)));
   });
-  const t = view && view.places.find((p) => p.place === sel.target);
-  const names = view ? view.places.filter((p) => sel.pieces.has(p.place)).map((p) => p.card) : [];
+  const t = view && (view.places || []).find((p) => p.place === sel.target);
+  const names = view ? (view.places || []).filter((p) => sel.pieces.has(p.place)).map((p) => p.card) : [];
   $("#selection").textContent = t ? `${t.card} <= ${names.join(" + ") || "…"}` : "";
 }
 
@@ -115,7 +115,7 @@ function showHint(h) {
   if (h.action === null) return;
   document.querySelectorAll(`[data-action="${h.action}"]`).forEach((e) => e.classList.add("hinted"));
   const c = view.compose;
-  if (c && h.action >= c.base && view.places.length) {
+  if (c && h.action >= c.base && (view.places || []).length) {
     const t = (h.action - c.base) % c.mask_stride, m = Math.floor((h.action - c.base) / c.mask_stride);
     hinted.places = view.places.map((p) => p.place).filter((p) => (m >> p) & 1);
     sel = {target: t, pieces: new Set(hinted.places.filter((p) => p !== t))};
