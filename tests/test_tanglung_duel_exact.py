@@ -270,3 +270,25 @@ def test_cli_duel_solve_and_table(tmp_path):
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
     assert out["complete"] and -1 <= out["value"] <= 1
+
+
+def test_perfect_bot_is_registered_and_a_4x4_table_run_stops_at_its_time_limit(tmp_path):
+    from tanglekit.games.tanglung.api_bots import bots
+    from tanglekit.games.tanglung.duel_search import make_bot
+    from tanglekit.games.tanglung.duel_table import fairness_table
+
+    assert "perfect" in bots("tanglung-duel") and bots("tanglung-duel")["strong"].make is not None
+    assert make_bot("perfect", 0).name == "perfect"
+    t = fairness_table(checkpoint=tmp_path / "t4.json", time_limit=0)
+    assert not t["complete"] and t["entries"] == 212 and t["tried"] == 0 and "value" not in t
+
+
+def test_perfect_bot_falls_back_when_the_solver_does_not_finish():
+    from tanglekit.games.tanglung.duel_bot import PerfectBot
+
+    m = Match(Layout.parse(EXAMPLE))
+    m.apply(("place", 0))
+    m.apply(("place", 15))
+    bot = PerfectBot(0, time_limit=0.2)
+    a = bot.choose(m)
+    assert a in m.legal_actions() and bot.fallback_moves == 1 and bot.exact_moves == 0

@@ -410,7 +410,7 @@ def census_cmd(
 # --- two players ----------------------------------------------------------------------------
 @app.command("play")
 def play_cmd(
-    bot: Optional[List[str]] = typer.Option(None, "--bot", help="Bot strength (random, greedy, pimc, pimc-strong); once = you vs it, twice = bot vs bot."),
+    bot: Optional[List[str]] = typer.Option(None, "--bot", help="Bot strength (random, greedy, pimc, pimc-strong, perfect); once = you vs it, twice = bot vs bot."),
     seed: int = typer.Option(0, "--seed", help="Seed of the layouts and the bots."),
     games: int = typer.Option(1, "--games", help="Bot vs bot: number of games (1..100000)."),
     first: int = typer.Option(1, "--first", help="Who starts the first match: 1 or 2."),
@@ -430,7 +430,7 @@ def play_cmd(
     opts = _options(option)
     names = list(bot or ["greedy"])
     if any(len(n) > 40 for n in names):
-        raise TanglekitError("--bot: a bot name is a short word (random, greedy, pimc, pimc-strong)")
+        raise TanglekitError("--bot: a bot name is a short word (random, greedy, pimc, pimc-strong, perfect)")
     if len(names) > 2 or first not in (1, 2):
         raise TanglekitError("give --bot once (you vs bot) or twice (bot vs bot); --first is 1 or 2")
     for nm in names:

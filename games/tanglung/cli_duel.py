@@ -69,6 +69,7 @@ def solve_cmd(
     position: str = typer.Argument(..., help="A layout (its set-up, player 1 places first), a Tanglung ID, or a match state (JSON file or inline)."),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds (0 = stop at once); then complete is false."),
     node_limit: Optional[int] = typer.Option(None, "--node-limit", help="Positions to expand at most."),
+    max_states: int = typer.Option(40_000_000, "--max-states", help="Positions the kernel may keep (about 70 bytes each); past it: incomplete."),
     engine: str = typer.Option("auto", "--engine", help="auto (exact fractions when small, else the kernel), kernel (floats) or exact."),
     option: Optional[List[str]] = typer.Option(None, "--option", help=_OPTION_HELP),
     cards: Optional[str] = typer.Option(None, "--cards", help="Card set of a layout (file or inline counts)."),
@@ -83,7 +84,8 @@ def solve_cmd(
     m = _position(position, option, cards)
     if m.is_over():
         raise FormatError(f"the match is already over (winner: {m.winner})")
-    r = solve_match(m, time_limit=time_limit, node_limit=node_limit, engine=engine)
+    max_states = check_count(max_states, "--max-states", minimum=1000, maximum=10**10)
+    r = solve_match(m, time_limit=time_limit, node_limit=node_limit, engine=engine, max_states=max_states)
     text = lambda a: describe_action(decode_duel(a))  # noqa: E731
     res = {"to_move": m.to_move, "value": _num(r.value), "value_fraction": _frac(r.value),
            "match_points": None if r.value is None else _num((r.value + 1) / 2),
@@ -125,6 +127,8 @@ def table_cmd(
     checkpoint: Optional[Path] = typer.Option(None, "--checkpoint", help="Resumable checkpoint file."),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds for the whole run (stops between entries)."),
     entry_time_limit: float = typer.Option(600.0, "--entry-time-limit", help="Seconds per entry before it is recorded unfinished."),
+    max_states: int = typer.Option(40_000_000, "--max-states", help="Positions an entry's solve may keep (about 70 bytes each)."),
+    exact: bool = typer.Option(False, "--exact", help="Exact fractions (the plain-Python solver: small grids only)."),
     as_json: bool = typer.Option(False, "--json", help="Print the table as JSON."),
 ) -> None:
     """The fairness table: the starting player's exact match value for every combination of the
@@ -150,7 +154,8 @@ def table_cmd(
             last[0] = done
 
         t = fairness_table(rows, cols, lanterns, card_set, opts, executor, workers, checkpoint, time_limit,
-                           entry_time_limit, on_progress)
+                           entry_time_limit, on_progress, max_states=check_count(max_states, "--max-states",
+                                                                                 minimum=1000, maximum=10**10), exact=exact)
     if as_json:
         print_json(t)
         return
@@ -158,9 +163,9 @@ def table_cmd(
                f"({t['cost_seconds']} s of solving)")
     typer.echo(f"{'centre':<8} {'orbit':>5} {'weight':>9} {'value':>9}  states")
     for r in t["rows"]:
-        val = f"{r['value']:+.5f}" if r.get("complete") else ("unfinished" if "complete" in r else "not tried")
+        val = (r.get("value_fraction") or f"{r['value']:+.5f}") if r.get("complete") else ("unfinished" if "complete" in r else "not tried")
         typer.echo(f"{r['centre']:<8} {r['orbit']:>5} {r['weight']:>9.5f} {val:>9}  {r.get('states', '')}")
     if "value" in t:
-        typer.echo(f"over the deal: value {t['value']:+.6f} for the starting player (match points "
+        typer.echo(f"over the deal: value {t.get('value_fraction') or format(t['value'], '+.6f')} for the starting player (match points "
                    f"{t['starter_match_points']:.6f}); {t['should_start']} should start; P(first starter wins "
                    f"the first-to-2 game) = {t['starter_duel_probability']:.6f}")

@@ -35,6 +35,10 @@ from .rules import TanglungOptions
 KINDS = {0: "win", 1: "level", 2: "progress", 3: "chance"}
 #: expansions per kernel call between time checks
 SLICE = 20_000
+#: default cap on the positions of one solve's table (about 3.5 GB at most)
+MAX_STATES = 40_000_000
+#: expansions the exact solver may try first in ``auto`` before the kernel takes over
+QUICK = 20_000
 
 
 class KernelSolver:
@@ -78,7 +82,7 @@ class KernelSolver:
         old = self.tab
         cap = len(old[1]) * 2
         if self.max_entries is not None and cap * 3 // 4 > 2 * self.max_entries:
-            raise SolverError("transposition table limit")
+            raise SolverError("state limit")
         self._alloc(cap)
         self.K.rehash(*old, *self.tab)
 
@@ -129,7 +133,7 @@ class KernelSolver:
             if code == K.TABLE_FULL:
                 if self.max_entries is not None and self.entries > self.max_entries:
                     self.reset_search()
-                    raise SolverError("transposition table limit")
+                    raise SolverError("state limit")
                 self._grow()
             elif code == K.ARENA_FULL:
                 self.ar_a = np.concatenate([self.ar_a, np.zeros(len(self.ar_a), np.int64)])
@@ -176,12 +180,14 @@ def _rank_entry(rank: int) -> Entry:
 
 def solve_match(match, time_limit: float | None = None, node_limit: int | None = None, engine: str = "auto",
                 pool: list[str] | None = None, solver: KernelSolver | None = None,
-                exact_limit: int = 100_000) -> ExactResult:
+                exact_limit: int = 100_000, max_states: int | None = MAX_STATES) -> ExactResult:
     """The exact value of a live ``Match`` position for its player to move, with the value of
     every legal action and the optimal choice. ``engine``: ``kernel`` (floats), ``exact``
-    (plain Python, ``Fraction``), ``auto`` (the kernel; then, when it needed at most
-    ``exact_limit`` expansions, the exact solver again for the fractions). ``time_limit`` / ``node_limit`` stop it: ``complete`` is then
-    false with a reason."""
+    (plain Python, ``Fraction``), ``auto`` (the exact solver up to ``QUICK`` expansions,
+    else the kernel and, when that needed at most ``exact_limit`` expansions, the exact
+    solver again for the fractions). ``time_limit`` / ``node_limit`` stop it: ``complete`` is then
+    false with a reason. ``max_states`` caps the kernel's table (about 70 bytes a position,
+    the table doubling as it fills): past it the answer is incomplete ("state limit")."""
     if engine not in ("auto", "kernel", "exact"):
         raise SolverError(f"unknown engine {engine!r} (auto, kernel or exact)")
     t0 = time.perf_counter()
@@ -191,7 +197,11 @@ def solve_match(match, time_limit: float | None = None, node_limit: int | None =
         return ExactResult(None, None, [], -1, 0, 0, False, "time limit" if time_limit == 0 else "node limit", 0.0)
     if engine == "exact":
         return _solve_exact(match, a, b, deadline, node_limit, t0)
-    ks = solver or KernelSolver(match.options)
+    if engine == "auto" and solver is None:  # a small position: exact, without loading numba
+        r = _solve_exact(match, a, b, deadline, min(QUICK, node_limit or QUICK), t0)
+        if r.complete or r.reason == "time limit":
+            return r
+    ks = solver or KernelSolver(match.options, max_entries=max_states)
     try:
         here = ks.solve(a, b, deadline, node_limit)
     except SolverError as e:

@@ -127,16 +127,18 @@ def start_position(rows: int, cols: int, centre_letters: str, lanterns: dict[str
 def table_part(item):
     """Worker: one entry of the table, solved with the kernel within its time limit."""
     key, task = item
-    rows, cols, lanterns, options, time_limit = task
+    rows, cols, lanterns, options, time_limit, max_states, exact = task
     from .duel_solve import solve_match  # loads numpy (only when this runs)
 
     t0 = time.perf_counter()
     m = start_position(rows, cols, key, lanterns, TanglungOptions.from_dict(options))
-    r = solve_match(m, time_limit=time_limit, engine="kernel")
+    r = solve_match(m, time_limit=time_limit, engine="exact" if exact else "kernel", max_states=max_states)
     out = {"complete": r.complete, "states": r.states, "expanded": r.expanded,
            "seconds": round(time.perf_counter() - t0, 3)}
     if r.complete:
         out["value"] = float(r.value)
+        if exact:
+            out["value_fraction"] = str(r.value)
         out["actions"] = {str(a.action): float(a.value) for a in r.actions}
     else:
         out["reason"] = r.reason
@@ -152,7 +154,8 @@ def duel_probability(p: float) -> float:
 def fairness_table(rows: int = 4, cols: int = 4, lanterns: str | None = None, card_set: CardSet | None = None,
                    options: TanglungOptions | None = None, executor: str = "local", workers: int = 1,
                    checkpoint=None, time_limit: float | None = None, entry_time_limit: float | None = 600.0,
-                   on_progress=None, address: str | None = None) -> dict:
+                   on_progress=None, address: str | None = None, max_states: int | None = None,
+                   exact: bool = False) -> dict:
     """The table (see the module doc): one row per entry and the summary over the deal."""
     options = options or TanglungOptions()
     counts = lantern_counts(rows, cols, lanterns, card_set)
@@ -160,13 +163,21 @@ def fairness_table(rows: int = 4, cols: int = 4, lanterns: str | None = None, ca
     problem = {"table": "tanglung-duel-fairness", "values": "real", "grid": f"{rows}x{cols}",
                "lanterns": "".join(k * n for k, n in sorted(counts.items())),
                "options": options.to_json(), "entry_time_limit": entry_time_limit}
-    parts = [(combo, (rows, cols, counts, options.to_json(), entry_time_limit)) for combo, _, _ in ents]
+    from .duel_solve import MAX_STATES  # loads numpy (only when a table is built)
+
+    max_states = MAX_STATES if max_states is None else max_states
+    problem["max_states"] = max_states
+    if exact:
+        problem["exact"] = True
+    parts = [(combo, (rows, cols, counts, options.to_json(), entry_time_limit, max_states, exact))
+             for combo, _, _ in ents]
     t0 = time.perf_counter()
     done, complete = run_parts(table_part, parts, problem, executor, workers, address, checkpoint,
                                time_limit, on_progress)
     rows_out = []
     solved_p = Fraction(0)
     acc = 0.0
+    acc_exact = Fraction(0)
     cost = 0.0
     for combo, p, orbit in ents:
         r = done.get(combo)
@@ -177,16 +188,21 @@ def fairness_table(rows: int = 4, cols: int = 4, lanterns: str | None = None, ca
             if r["complete"]:
                 solved_p += p
                 acc += float(p) * r["value"]
+                if "value_fraction" in r:
+                    acc_exact += p * Fraction(r["value_fraction"])
         rows_out.append(row)
     finished = [r for r in rows_out if r.get("complete")]
     out = {"grid": f"{rows}x{cols}", "lanterns": problem["lanterns"], "entries": len(ents),
            "finished": len(finished), "tried": sum(1 for r in rows_out if "complete" in r),
            "complete": complete and len(finished) == len(ents), "rows": rows_out,
-           "cost_seconds": round(cost, 1), "wall_seconds": round(time.perf_counter() - t0, 1)}
+           "cost_seconds": round(cost, 3), "wall_seconds": round(time.perf_counter() - t0, 1)}
     if finished:
         out["probability_finished"] = float(solved_p)
     if len(finished) == len(ents):
         v = acc
+        if exact:
+            out["value_fraction"] = str(acc_exact)
+            v = float(acc_exact)
         p = (1 + v) / 2
         out["value"] = v
         out["starter_match_points"] = p
