@@ -274,7 +274,7 @@ def test_cli_duel_solve_and_table(tmp_path):
 
 def test_perfect_bot_is_registered_and_a_4x4_table_run_stops_at_its_time_limit(tmp_path):
     from tanglekit.games.tanglung.api_bots import bots
-    from tanglekit.games.tanglung.duel_search import make_bot
+    from tanglekit.games.tanglung.duel_bots import make_bot
     from tanglekit.games.tanglung.duel_table import fairness_table
 
     assert "perfect" in bots("tanglung-duel") and bots("tanglung-duel")["strong"].make is not None
