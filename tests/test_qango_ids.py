@@ -173,3 +173,15 @@ def test_written_files_are_read_back(tmp_path):
                           "--json"], tmp_path))
     assert puz["seed_id"] is None and puz["id"].startswith("qango:custom,k2:")
     assert json.loads(_ok(["qango", "puzzle", "solve", puz["id"], "--json"], tmp_path))["key_move"] == puz["key_move"]
+
+
+def test_a_position_id_keeps_its_opening_rule_when_played():
+    """The opening in a position ID holds in the game it starts (7 Plus edges: the 16 edge cells
+    of the empty board are the legal first counters, the standard opening allows all 37)."""
+    from tanglekit.play.start import start_from_id
+
+    rows = "/".join(["......."] * 7)
+    edges = start_from_id(f"qango:7plus,opening=edges:{rows}").state
+    standard = start_from_id(f"qango:7plus:{rows}").state
+    assert len(edges.legal_actions()) == 16 and len(standard.legal_actions()) == 37
+    assert set(edges.legal_actions()) < set(standard.legal_actions())

@@ -46,6 +46,8 @@ class QangoPlugin(GamePlugin):
             pos = inst.value
             board: Any = getattr(pos, "board", None)
             extra = {"board": board.name} if getattr(board, "name", None) else {}
+            if inst.extra.get("opening"):  # the ID's opening rule holds for the counters still to come
+                extra["opening"] = inst.extra["opening"]
             return Start("qango", load_game("qango", **{**extra, **params}).new_initial_state_from(pos), spec)
         puz = inst.value
         board = puz.board.name if puz.board.name in BUILTIN_BOARDS else puz.board  # generated/custom: the board itself

@@ -118,7 +118,7 @@ def _resolve_on(parsed, board, allowed, opening, k, desc) -> Instance:
         raise parsed.error("the position must be rows of . X O # joined by '/'")
     pos = parse_position(desc, board, allowed)
     if k is None:
-        return Instance("qango-position", pos, position_id(pos, opening))
+        return Instance("qango-position", pos, position_id(pos, opening), extra={"opening": opening})
     puz = _puzzle_from_position(pos, k, opening, parsed)
     return Instance("qango-puzzle", puz, puz.id)
 
