@@ -21,7 +21,7 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _ITEM = re.compile(r"^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _ROW = re.compile(r"^\s*\|.*\|\s*$")
-_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 _DOC = re.compile(r"^(?:\./)?([A-Za-z0-9_-]+)\.md(#[\w-]*)?$")
 
 
@@ -154,7 +154,7 @@ def _blocks(lines: list[str], ids: dict[str, int], base_level: int) -> str:
             j = i + 1
             while j < n and not lines[j].strip().startswith(fence.group(1)):
                 j += 1
-            out.append("<pre><code>" + escape("\n".join(lines[i + 1:j])) + "</code></pre>")
+            out.append('<pre tabindex="0"><code>' + escape("\n".join(lines[i + 1:j])) + "</code></pre>")
             i = j + 1
             continue
         h = _HEADING.match(line)
