@@ -219,3 +219,58 @@ def test_the_rules_texts_ship_with_the_package():
     assert any(fnmatch("docs/rules.md", g) for g in data["tanglekit"])
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "(docs/rules.md)" in readme
+
+
+
+# --- in the browser: the panel opened with the keyboard ------------------------------------------
+try:  # the browser tests' kit: Chromium through Selenium (it skips when there is no browser)
+    import browser_kit as kit
+except pytest.skip.Exception:
+    kit = None
+
+if kit is not None:
+    driver = kit.driver
+else:
+    @pytest.fixture(scope="module")
+    def driver():
+        pytest.skip("no browser: Chromium, its driver and selenium are needed")
+
+
+@pytest.mark.parametrize("page", ["/play/tanglung:solo,easy,literal_blocking=1:RHHC/FRBF/FBBD/CHRD", "/check/qango"])
+def test_the_panel_opens_with_the_keyboard_and_shows_the_options(base, driver, page):
+    from selenium.webdriver.common.by import By  # only with a browser
+    from selenium.webdriver.common.keys import Keys  # only with a browser
+    from selenium.webdriver.support.ui import WebDriverWait  # only with a browser
+
+    d = driver
+    kit.set_window(d, kit.DESKTOP)
+    d.get(base + page)
+    wait = WebDriverWait(d, kit.WAIT, poll_frequency=kit.POLL)
+    # filled once the page has loaded its game
+    wait.until(lambda dr: dr.find_elements(By.CSS_SELECTOR, "#rules table.rule-options"))
+    rules = d.find_element(By.ID, "rules")
+    table = d.find_element(By.CSS_SELECTOR, "#rules table.rule-options")
+    assert rules.get_attribute("open") is None and not table.is_displayed()
+    summary = d.find_element(By.CSS_SELECTOR, "#rules > summary")
+    assert summary.text == "Rules"
+    d.execute_script("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);")
+    for _ in range(40):
+        kit.press(d, Keys.TAB)
+        if kit.focused(d) == summary:
+            break
+    else:
+        pytest.fail("Tab never reached the rules panel's summary")
+    kit.press(d, Keys.ENTER)
+    wait.until(lambda dr: table.is_displayed())
+    assert rules.get_attribute("open") is not None
+    rows = {r.find_element(By.CSS_SELECTOR, "th").text: r.find_elements(By.CSS_SELECTOR, "td")
+            for r in table.find_elements(By.CSS_SELECTOR, "tbody tr")}
+    if page.startswith("/play/"):
+        assert rows["literal_blocking"][0].text == "on (changed)" and rows["literal_blocking"][1].text == "off"
+        assert rows["horse_fan_route"][0].text == "either"
+    else:
+        assert set(rows) == {"board", "opening", "max_counters"} and rows["board"][0].text == "6"
+    link = d.find_element(By.CSS_SELECTOR, "#rules a[href^='/rules#']")
+    assert link.is_displayed()
+    kit.press(d, Keys.ENTER)  # the summary still has the focus: Enter closes the panel again
+    wait.until(lambda dr: not table.is_displayed())
