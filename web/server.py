@@ -432,6 +432,8 @@ def rules_panel(q: dict) -> dict:
     panel["summary_html"] = markdown.render(panel["summary"])
     for sec in panel["sections"]:
         sec["html"] = markdown.render(sec["text"], base_level=2)
+    for row in panel["options"]:
+        row["meaning_html"] = markdown.render_inline(row["meaning"])
     panel["link"] = "/rules#" + panel["anchor"]
     return panel
 

@@ -65,9 +65,11 @@ async function showRules(query) {
     for (const o of r.options) {
       const value = el("td", {}, o.changed ? el("strong", {}, o.value) : o.value);
       if (o.changed) value.append(" (changed)");
-      const meaning = el("td", {}, (o.cap ? "safety cap, not a rule: " : "") + o.meaning);
+      const meaning = el("td", {html: (o.cap ? "safety cap, not a rule: " : "") + o.meaning_html});
       if (o.values) meaning.append(el("span", {class: "small"}, ` Values: ${o.values}.`));
-      tb.append(el("tr", {class: o.changed ? "changed" : ""}, el("th", {scope: "row"}, el("code", {}, o.name)), value,
+      const name = el("code");  // a line may break after each _ of a long name
+      o.name.split("_").forEach((part, i) => { if (i) name.append("_", el("wbr")); name.append(part); });
+      tb.append(el("tr", {class: o.changed ? "changed" : ""}, el("th", {scope: "row"}, name), value,
         el("td", {}, o.default), meaning));
     }
     table.append(tb);
