@@ -88,6 +88,22 @@ def test_every_game_has_a_panel_with_its_engine_options(base, name):
         assert p["link"] == f"/rules#{slug(plugin_of(name).title)}"
 
 
+def test_each_rules_doc_names_only_its_own_games_and_covers_each():
+    from tanglekit.games.plugin import parse_rules
+
+    for p in plugins():
+        text = p.rules_text()
+        assert text.startswith(f"# {p.title}\n"), p.family
+        for m in re.finditer(r"^## .*\{(.*)\}\s*$", text, re.M):
+            assert set(m.group(1).split()) <= set(p.games), (p.family, m.group(0))  # a typo would hide a section
+        every = parse_rules(text, "-")[1]  # the sections for every game of the family
+        for name in p.games:
+            summary, sections = parse_rules(text, name)
+            assert summary and sections and (len(sections) > len(every) or len(p.games) == 1), name
+            assert any(re.search(r"wins|who wins|winning|goal", s["title"], re.I) for s in sections) or \
+                any("win" in s["text"] for s in sections), name
+
+
 def test_a_family_panel_is_its_first_game_with_defaults(base):
     for p in plugins():
         got = panel(base, game=p.family)
