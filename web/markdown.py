@@ -71,8 +71,7 @@ def _emphasis(html: str) -> str:
 
 def _cells(line: str) -> list[str]:
     s = line.strip()
-    if s.startswith("|"):
-        s = s[1:]
+    s = s.removeprefix("|")
     if s.endswith("|") and not s.endswith("\\|"):
         s = s[:-1]
     cells, cur, code = [], "", False

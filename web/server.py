@@ -453,7 +453,7 @@ def doc_page(name: str) -> str | None:
     text = _doc_text(name)
     if text is None:
         return None
-    m = re.search(r"^#\s+(.+)$", text, re.M)
+    m = re.search(r"^#\s+(.+)$", text, re.MULTILINE)
     title = m.group(1).strip() if m else name
     body = markdown.render(text)
     return ('<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
