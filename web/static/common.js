@@ -48,9 +48,12 @@ async function showRules(query) {
   if (!box) return;
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(query || {})) if (v !== null && v !== undefined && v !== "") q.set(k, v);
-  let r;
-  try { r = await api("/api/rules?" + q.toString()); } catch (e) { return; }
   const summary = box.querySelector("summary") || el("summary", {}, "Rules");
+  let r;
+  try { r = await api("/api/rules?" + q.toString()); } catch (e) {
+    box.replaceChildren(summary, el("p", {}, `The rules could not be loaded: ${e.message}. `, el("a", {href: "/rules"}, "All the rules")));
+    return;
+  }
   const body = el("div", {class: "rules-body"});
   body.append(el("div", {class: "rules-summary", html: r.summary_html}));
   for (const s of r.sections) {
