@@ -13,9 +13,11 @@ its methods import the game's heavy modules when they are called.
 from __future__ import annotations
 
 import importlib
+import importlib.resources
 import importlib.util
 import pkgutil
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import TYPE_CHECKING, Any, Callable, cast
 
 from ..errors import BotError, FormatError, RuleError
@@ -85,6 +87,11 @@ class GamePlugin:
     #: hook name (``bots``, ``hint``, ``resolve_id``, ``check``, ``draw``, ``check_data``) ->
     #: ``"module:function"``, the module relative to the plugin's package
     hooks: dict[str, str] = {}
+    #: the file beside the plugin module with the game's rules for its pages' rules panel
+    #: (markdown; ``## Section {game-a game-b}`` limits a section to those API games), or None
+    rules_doc: str | None = None
+    #: a line saying what the game is about, for the rules panel of a game with no ``rules_doc``
+    summary: str = ""
 
     def _hook(self, name: str) -> Callable[..., Any] | None:
         """The function of hook ``name`` (None when the game has none)."""
@@ -156,6 +163,37 @@ class GamePlugin:
         fn = self._hook("check_data")
         return {} if fn is None else cast("dict[str, Any]", fn())
 
+    # -- the rules panel -------------------------------------------------------------------------
+    def rule_options(self, game: "Game") -> Any:
+        """The rule options in force in ``game`` (an options dataclass made with
+        ``games.options.option``), or None when the game has none."""
+        return getattr(game, "options", None)
+
+    def rules_text(self) -> str:
+        """The game's rules as its pages show them (markdown), or "" when it ships none."""
+        if self.rules_doc is None:
+            return ""
+        package = type(self).__module__.rsplit(".", 1)[0]
+        return importlib.resources.files(package).joinpath(self.rules_doc).read_text(encoding="utf-8")
+
+    def rules(self, game: "Game | None" = None, goal: str = "") -> dict[str, Any]:
+        """The rules panel of a play or check page: ``title``, ``summary`` (markdown), the
+        ``sections`` of ``rules_doc`` that apply to ``game`` (``title`` and markdown ``text``),
+        the rule ``options`` in force in ``game`` (name, value, default, values, meaning) and the
+        ``anchor`` of the game's part of docs/rules.md. ``game``: the game a page shows (None: the
+        family's first game with default options); ``goal``: the goal of the position shown."""
+        if game is None:
+            game = load_game(next(iter(self.games)))
+        summary, sections = parse_rules(self.rules_text(), game.name)
+        if not summary and not sections:  # a game that ships no rules: its title and goal
+            doc = (type(game).__doc__ or "").strip().split("\n\n")[0]
+            summary = self.summary or " ".join(doc.replace("``", "`").split()) or f"{self.title or self.family}."
+        if goal:
+            sections.insert(0, {"title": "Goal", "text": goal})
+        return {"family": self.family, "game": game.name, "title": self.title or self.family, "summary": summary,
+                "sections": sections, "options": option_rows(self.rule_options(game)),
+                "anchor": slug(self.title or self.family)}
+
     # -- CLI ----------------------------------------------------------------------------------
     def demo(self, out: str, seed: int) -> list[list[str]]:
         """``tanglekit demo``'s steps for this game: argv lists, writing into folder ``out``."""
@@ -163,6 +201,74 @@ class GamePlugin:
 
     def __repr__(self) -> str:
         return f"<{self.family} plugin: {', '.join(self.games)}>"
+
+
+# -- the rules panel's pieces ---------------------------------------------------------------------
+_SECTION = re.compile(r"^##\s+(.*?)\s*(?:\{([a-z0-9 ,-]*)\})?\s*$")
+
+
+def parse_rules(text: str, game_name: str) -> tuple[str, list[dict[str, str]]]:
+    """A rules document split into its summary (the text before the first ``## `` heading, the
+    ``# `` title left out) and its ``## `` sections that apply to ``game_name`` (a heading ending
+    in ``{game-a game-b}`` applies to those games only, any other to every game)."""
+    summary: list[str] = []
+    sections: list[dict[str, Any]] = []
+    for line in text.splitlines():
+        m = _SECTION.match(line)
+        if m:
+            games = (m.group(2) or "").replace(",", " ").split()
+            sections.append({"title": m.group(1), "lines": [], "for": games})
+        elif sections:
+            sections[-1]["lines"].append(line)
+        elif not line.startswith("# "):
+            summary.append(line)
+    out = [{"title": s["title"], "text": "\n".join(s["lines"]).strip()}
+           for s in sections if not s["for"] or game_name in s["for"]]
+    return "\n".join(summary).strip(), out
+
+
+def _shown(value: Any, shown: str | None = None) -> str:
+    """An option value as the docs write it: ``on``/``off``, ``shown`` for None, else its text."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if value is None:
+        return shown or "none"
+    return str(value)
+
+
+def option_rows(options: Any) -> list[dict[str, Any]]:
+    """One row per declared rule option of ``options`` (a dataclass whose fields are made with
+    ``games.options.option``): ``name``, ``value`` and ``default`` as written (on/off...), their
+    JSON values ``json`` and ``default_json``, the allowed ``values``, the one-line ``meaning``,
+    whether it is ``changed`` from its default and whether it is a safety ``cap`` (not a rule)."""
+    if options is None or not is_dataclass(options):
+        return []
+    rows: list[dict[str, Any]] = []
+    for f in fields(options):
+        meta = f.metadata
+        if "doc" not in meta:
+            continue
+        value, default = getattr(options, f.name), f.default
+        if meta.get("choices"):
+            values = ", ".join(map(str, meta["choices"]))
+        elif isinstance(default, bool):
+            values = "on, off"
+        elif meta.get("minimum") is not None:
+            lo, hi = meta["minimum"], meta.get("maximum")
+            values = f"{lo:,} to {hi:,}" if hi is not None else f"from {lo:,}"
+        else:
+            values = ""
+        rows.append({"name": f.name, "value": _shown(value, meta.get("shown")),
+                     "default": _shown(default, meta.get("shown")), "json": value, "default_json": default,
+                     "values": values, "meaning": meta["doc"], "changed": value != default,
+                     "cap": not meta.get("rulebook", True)})
+    return rows
+
+
+def slug(title: str) -> str:
+    """A heading's anchor as GitHub makes it (lower case, punctuation dropped, spaces to ``-``)."""
+    text = re.sub(r"[^\w\- ]", "", title.strip().lower())
+    return text.replace(" ", "-")
 
 
 # -- the registry --------------------------------------------------------------------------------

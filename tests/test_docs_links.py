@@ -55,7 +55,7 @@ PUBLIC_SITES = {
     "http://127.0.0.1:8765/": "the loopback address `tanglekit serve` listens on (this machine)",
 }
 #: first segments of absolute paths that are routes of the local web app (web/server.py), not files
-WEB_ROUTES = ("play", "check", "new", "api", "static")
+WEB_ROUTES = ("play", "check", "new", "api", "static", "rules", "docs")
 #: device files the docs name as inputs that are refused or as output targets
 DEVICES = ("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stdin")
 #: paths under the home folder that the docs may name: the per-user kernel cache

@@ -3,7 +3,9 @@ and JavaScript shipped in the package) and a small JSON API under ``/api``.
 
 Pages: ``/`` (games and generators), ``/play/<ID>?moves=...`` (play with the mouse; the URL is
 the position), ``/check/<game>`` (enter a deal or position, ask the solver), ``/new/<generator>``
-(a fresh challenge, redirected to its play page). Nothing is fetched from the internet.
+(a fresh challenge, redirected to its play page), ``/rules`` (docs/rules.md, the rules as
+tanglekit reads them) and ``/docs/<page>`` (the other pages of docs/). Nothing is fetched from the
+internet.
 
 Every bad request answers a 4xx with one line of JSON, ``{"error": "..."}``, and the server goes
 on serving (docs/serve.md, "Security"):
@@ -38,13 +40,15 @@ import socketserver
 import sys
 import threading
 import time
+from html import escape as html_escape
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from importlib import resources
 from urllib.parse import parse_qsl, quote, unquote, urlsplit
 
 from ..errors import TanglekitError
-from ..games.plugin import plugins
+from ..games.plugin import game_names, load_game, plugin_of, plugins
 from ..jsonio import decode_text, parse_json_text, short
+from . import markdown
 from . import session as S
 from .session import BadRequest
 
@@ -355,6 +359,12 @@ class Handler(BaseHTTPRequestHandler):
             return self._send(302, b"", "text/plain", {"Location": loc})
         if path.startswith("/api/"):
             return self._api(method, path[len("/api/"):], q)
+        if path.rstrip("/") == "/rules" or path.startswith("/docs/"):
+            name = "rules" if path.rstrip("/") == "/rules" else path[len("/docs/"):].strip("/")
+            page = doc_page(name)
+            if page is None:
+                return self._error(404, f"no page {short(path, 80)}")
+            return self._send(200, page.encode("utf-8"), _TYPES[".html"])
         return self._error(404, f"no page {short(path, 80)}")
 
     def _page(self, name: str) -> None:
@@ -364,6 +374,8 @@ class Handler(BaseHTTPRequestHandler):
     def _api(self, method: str, name: str, q: dict) -> None:
         if name == "catalog":
             return self._json(S.catalog())
+        if name == "rules":
+            return self._json(rules_panel(q))
         for call in ("data", "draw", "check"):
             if name.startswith(call + "/"):
                 return self._json(_check_call(call, name[len(call) + 1:], method, q, self._body))
@@ -396,6 +408,59 @@ def _check_call(call: str, game: str, method: str, q: dict, body) -> dict:
     if method != "POST":
         raise BadRequest("send the deal or position by POST as JSON")
     return plugin.check(body())
+
+
+def rules_panel(q: dict) -> dict:
+    """The rules panel of a page (``GamePlugin.rules``, its markdown rendered as HTML): of the game
+    a play page shows (``id``, with ``seed``; the moves played change no rule, so ``moves`` is not
+    read), or of a family or API game with its default options (``game``)."""
+    spec = q.get("id", "").strip(" \t\r\n")
+    if spec:
+        start = S.cached_start(spec, _int(q.get("seed"), "seed") if q.get("seed") else 0)
+        game = start.state.get_game()
+        panel = plugin_of(start.game).rules(game, start.goal)
+    else:
+        name = q.get("game", "").strip(" \t\r\n")
+        family = next((p for p in plugins() if p.family == name), None)
+        if family is not None:
+            panel = family.rules()
+        elif name in game_names():
+            panel = plugin_of(name).rules(load_game(name))
+        else:
+            raise BadRequest(f"no game {short(name, 80)}: give id=ID or game= one of "
+                             f"{', '.join([p.family for p in plugins()] + game_names())}")
+    panel["summary_html"] = markdown.render(panel["summary"])
+    for sec in panel["sections"]:
+        sec["html"] = markdown.render(sec["text"], base_level=2)
+    for row in panel["options"]:
+        row["meaning_html"] = markdown.render_inline(row["meaning"])
+    panel["link"] = "/rules#" + panel["anchor"]
+    return panel
+
+
+def _doc_text(name: str) -> str | None:
+    """The text of docs/<name>.md shipped in the package (None if there is none)."""
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,60}", name):
+        return None
+    try:
+        return resources.files(__package__.rsplit(".", 1)[0]).joinpath("docs", name + ".md").read_text(encoding="utf-8")
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, UnicodeDecodeError, OSError):
+        return None
+
+
+def doc_page(name: str) -> str | None:
+    """The HTML page of docs/<name>.md (``rules``: the rules as tanglekit reads them), or None."""
+    text = _doc_text(name)
+    if text is None:
+        return None
+    m = re.search(r"^#\s+(.+)$", text, re.MULTILINE)
+    title = m.group(1).strip() if m else name
+    body = markdown.render(text)
+    return ('<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">'
+            f'<title>tanglekit: {html_escape(title)}</title><link rel="stylesheet" href="/static/app.css"></head>\n'
+            '<body>\n<header><a class="brand" href="/">tanglekit</a><a href="/rules">rules</a></header>\n'
+            f'<main class="doc">\n{body}\n</main>\n</body></html>\n')
 
 
 def _int(v, what: str) -> int:

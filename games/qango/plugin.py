@@ -17,6 +17,7 @@ class QangoPlugin(GamePlugin):
     family = "qango"
     title = "QANGO"
     order = 30
+    rules_doc = "rules.md"
     games = {"qango": ".qango.api:Qango"}
     cli = "tanglekit.games.qango.cli:app"
     has_ids = True

@@ -9,8 +9,8 @@ from ..plugin import GamePlugin, Picture
 if TYPE_CHECKING:
     from ...generators.ids import Instance
     from ...play.start import Start
-    from ..api import State
-    from .api import TangleApiState
+    from ..api import Game, State
+    from .api import Tangle, TangleApiState
 
 KIND = "tangle-puzzle"
 
@@ -19,6 +19,7 @@ class TanglePlugin(GamePlugin):
     family = "tangle"
     title = "Tangle"
     order = 50
+    rules_doc = "rules.md"
     games = {"tangle": ".tangle.api:Tangle"}
     cli = "tanglekit.games.tangle.cli:app"
     has_ids = True
@@ -36,6 +37,10 @@ class TanglePlugin(GamePlugin):
         "hint": ".api_bots:hint",
         "resolve_id": ".generate:resolve_id",
     }
+
+    def rule_options(self, game: Game) -> Any:
+        """The options of the game's engine (the API game holds no copy of its own)."""
+        return cast("Tangle", game).engine_game.options
 
     def start(self, inst: Instance, spec: str, params: dict[str, Any]) -> Start:
         """A best-turn puzzle: one turn of the side to move against the strong bot."""

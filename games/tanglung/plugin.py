@@ -19,6 +19,7 @@ class TanglungPlugin(GamePlugin):
     family = "tanglung"
     title = "Tanglung"
     order = 20
+    rules_doc = "rules.md"
     games = {
         "tanglung-solo": ".tanglung.api:TanglungSolo",
         "tanglung-coop": ".tanglung.api:TanglungCoop",

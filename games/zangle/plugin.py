@@ -23,6 +23,7 @@ class ZanglePlugin(GamePlugin):
     family = "zangle"
     title = "Zangle"
     order = 10
+    rules_doc = "rules.md"
     games = {
         "zangle-solo": ".zangle.api:ZangleSolo",
         "zangle-turn": ".zangle.api:ZangleTurn",

@@ -16,6 +16,7 @@ class ZingaPlugin(GamePlugin):
     family = "zinga"
     title = "Zinga"
     order = 40
+    rules_doc = "rules.md"
     games = {"zinga": ".zinga.api:Zinga"}
     cli = "tanglekit.games.zinga.cli:app"
     has_ids = True

@@ -174,3 +174,4 @@ const [init, solve, reset] = PAGES[GAME];
 $("#solve").addEventListener("click", () => run("solving…", async () => { $("#message").textContent = ""; await solve(); }));
 $("#reset").addEventListener("click", () => reset());
 run("loading…", init);
+showRules({game: GAME});

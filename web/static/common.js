@@ -40,3 +40,44 @@ function animate(frames, box, caption, controls) {
   if (frames.length) { show(); if (frames.length > 1) play(); }
   return stop;
 }
+// The rules panel (<details id="rules"><summary>Rules</summary></details>): the game's rules in
+// short, the rule options in force and a link to the full rules, from /api/rules?<query>
+// (query: {id, seed} of a play page or {game} of a check page). The server renders the text.
+async function showRules(query) {
+  const box = $("#rules");
+  if (!box) return;
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(query || {})) if (v !== null && v !== undefined && v !== "") q.set(k, v);
+  const summary = box.querySelector("summary") || el("summary", {}, "Rules");
+  let r;
+  try { r = await api("/api/rules?" + q.toString()); } catch (e) {
+    box.replaceChildren(summary, el("p", {}, `The rules could not be loaded: ${e.message}. `, el("a", {href: "/rules"}, "All the rules")));
+    return;
+  }
+  const body = el("div", {class: "rules-body"});
+  body.append(el("div", {class: "rules-summary", html: r.summary_html}));
+  for (const s of r.sections) {
+    const sec = el("section", {}, el("h2", {}, s.title));
+    sec.append(el("div", {html: s.html}));
+    body.append(sec);
+  }
+  if (r.options.length) {
+    const table = el("table", {class: "rule-options"}, el("caption", {}, `Rule options in force (${r.game})`));
+    table.append(el("thead", {}, el("tr", {}, ...["option", "in force", "default", "meaning"].map((h) => el("th", {scope: "col"}, h)))));
+    const tb = el("tbody");
+    for (const o of r.options) {
+      const value = el("td", {}, o.changed ? el("strong", {}, o.value) : o.value);
+      if (o.changed) value.append(" (changed)");
+      const meaning = el("td", {html: (o.cap ? "safety cap, not a rule: " : "") + o.meaning_html});
+      if (o.values) meaning.append(el("span", {class: "small"}, ` Values: ${o.values}.`));
+      const name = el("code");  // a line may break after each _ of a long name
+      o.name.split("_").forEach((part, i) => { if (i) name.append("_", el("wbr")); name.append(part); });
+      tb.append(el("tr", {class: o.changed ? "changed" : ""}, el("th", {scope: "row"}, name), value,
+        el("td", {}, o.default), meaning));
+    }
+    table.append(tb);
+    body.append(table);
+  }
+  body.append(el("p", {}, el("a", {href: r.link}, `The full rules of ${r.title} as tanglekit reads them`)));
+  box.replaceChildren(summary, body);
+}

@@ -175,4 +175,4 @@ $("#undo").addEventListener("click", () => call("undo"));
 $("#hint").addEventListener("click", () => call("hint"));
 $("#zangle-go").addEventListener("click", () => { const a = zangleAction(); if (a !== null) call("move", {action: a}); });
 $("#zangle-clear").addEventListener("click", () => { sel = {target: null, pieces: new Set()}; drawPlaces(); });
-call("state");
+call("state").then(() => showRules({id: ID, seed: Q.get("seed") || ""}));
