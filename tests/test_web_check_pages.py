@@ -141,8 +141,25 @@ def test_qango_check_by_keyboard_and_its_play_link(driver, base, size):
     link = _tab_to(d, "#playlink")
     assert link.text == "play it"
     press(d, Keys.ENTER)
-    _wait(d, lambda dr: "ID " in _text(dr, "#idline"))
+    _wait(d, lambda dr: "ID " in _text(dr, "#idline") or _text(dr, "#message"))
     assert QANGO_TWO_WINNERS in d.current_url and not _text(d, "#message")
+
+
+def test_the_play_link_of_a_position_with_two_winning_moves_plays(driver, base):
+    """Bug: the link was a win-in-2 puzzle ID, refused ("2 winning first moves, a puzzle has one")."""
+    d = driver
+    _open_check(d, base, "qango", DESKTOP)
+    for i, v in enumerate(QANGO_TWO_WINNERS.replace("/", "")):
+        if v != ".":
+            _click_cell(d, i, "X")
+        if v == "O":
+            _click_cell(d, i, "O")
+    d.find_element(By.ID, "solve").click()
+    assert _wait_text(d, "#answer", "wins").startswith("X to move wins in 2 counters (3 plies)")
+    d.find_element(By.ID, "playlink").click()
+    _wait(d, lambda dr: "ID " in _text(dr, "#idline") or _text(dr, "#message"))
+    assert not _text(d, "#message")
+    assert "X to move" in _text(d, "#board") or d.find_elements(By.CSS_SELECTOR, "#board .hot.legal")
     for k in (1, 2):  # the hinted moves win: X, the bot's reply, X again
         d.find_element(By.ID, "hint").click()
         _wait_text(d, "#hinttext", "hint:")
@@ -259,7 +276,7 @@ def test_a_long_check_shows_its_progress_and_disables_the_controls(driver, base)
     from selenium.webdriver.support.ui import Select  # selenium's, only for this choice
 
     _open_check(d, base, "qango", PHONE)  # QANGO 7, X in the centre: some 5 s of search (1.3 M nodes)
-    Select(d.find_element(By.ID, "sel-board")).select_by_value("7")
+    Select(d.find_element(By.CSS_SELECTOR, "#sel-board, #board")).select_by_value("7")
     _wait(d, lambda dr: _entry_text(dr).count("/") == 6)
     _click_cell(d, 24, "X")
     d.find_element(By.ID, "solve").click()
