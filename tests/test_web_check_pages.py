@@ -221,6 +221,16 @@ def test_zangle_check_by_keyboard(driver, base, size):
     assert _text(d, "#shareid") == deal.share_id()
     assert len(d.find_elements(By.CSS_SELECTOR, "#line li")) == 2
     _no_sideways_scroll(d)
+    # back to the placed cards (Shift+Tab), Delete takes the first back: the answer goes with the edit
+    for _ in range(20):
+        press(d, Keys.SHIFT, Keys.TAB, Keys.SHIFT)
+        if _is(d, "#zones .card"):
+            break
+    assert focused(d).get_attribute("aria-label") == f"{ZANGLE_DEAL['middle'][0]} in middle: take it back"
+    press(d, Keys.DELETE)
+    _wait(d, lambda dr: len(dr.find_elements(By.CSS_SELECTOR, "#zones .card")) == 7)
+    _result_cleared(d)
+    assert focused(d).get_attribute("data-card") == ZANGLE_DEAL["middle"][1]  # the next placed card
 
 
 # --- bugs: stale results, errors, progress ------------------------------------------------------------

@@ -64,6 +64,8 @@ def check(body: dict) -> dict:
             out["id"] = f"qango:{board_name}:k{out['counters']}:{pos.to_text()}"
             out["puzzle"] = True
     out["answer"] = answer_text(out)
+    if pos.is_over():
+        out["answer"] = f"the game is over: {pos.winner()} has won" if pos.winner() else "the game is over: a draw"
     st = load_game("qango", board=board_name).new_initial_state_from(pos)
     frames = [{"caption": "the position", "svg": st.to_svg()}]
     line = []

@@ -316,7 +316,12 @@ function deckInit(entry) {
   entry.append(top, el("div", {id: "zones", role: "group", "aria-label": "zones (keys 1-9 choose one)"}),
     el("h2", {id: "deck-title"}, "Deck"), el("div", {class: "cards deck", id: "deck", role: "group", "aria-labelledby": "deck-title"}));
   groupKeys($("#deck"), (c) => putCard(c.dataset.card), null, true);
-  groupKeys($("#zones"), (c) => takeBack(c.dataset.zone, c.dataset.card), (c) => takeBack(c.dataset.zone, c.dataset.card), true);
+  const back = (c) => {  // a card taken back by the keyboard: the focus on the next placed card, else on it in the deck
+    const card = c.dataset.card;
+    takeBack(c.dataset.zone, card);
+    if (!$("#zones").contains(document.activeElement)) rove($("#deck"), $(`#deck .card[data-card="${CSS.escape(card)}"]`));
+  };
+  groupKeys($("#zones"), back, back, true);
   const deck = $("#deck");
   for (const c of SPEC.cards) {
     const d = el("div", {class: "card", "data-card": c.card, "data-k": c.card, role: "button", tabindex: "-1"});
