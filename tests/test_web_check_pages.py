@@ -304,3 +304,61 @@ def test_a_long_check_shows_its_progress_and_disables_the_controls(driver, base)
     for b in ("solve", "undo", "reset"):
         assert d.find_element(By.ID, b).is_enabled()
     assert d.find_element(By.CSS_SELECTOR, "#grid .hot").get_attribute("aria-disabled") is None
+
+
+# --- the API behind the pages: every answer's ID plays ---------------------------------------------
+def _post(base: str, path: str, body: dict):
+    import json
+    import urllib.error
+    import urllib.request
+
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def _state(base: str, spec: str):
+    import json
+    import urllib.error
+    import urllib.request
+    from urllib.parse import urlencode
+
+    try:
+        with urllib.request.urlopen(f"{base}/api/state?{urlencode({'id': spec})}", timeout=60) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def test_every_checked_id_opens_a_play_page(base):
+    cases = [
+        ("qango", {"board": "6", "position": QANGO_TWO_WINNERS}, f"qango:6:{QANGO_TWO_WINNERS}", "X to move wins in 2"),
+        ("qango", {"board": "6", "position": ".X.OOX/O....O/XO.X../..XO../X...../....X."},  # a true puzzle
+         "qango:6:k2:.X.OOX/O....O/XO.X../..XO../X...../....X.", "O to move wins in 2"),
+        ("qango", {"board": "6", "position": "XX..../X...../OO..../....../....../......"},
+         "qango:6:XX..../X...../OO..../....../....../......", "the game is over: X has won"),
+        ("tanglung", {"layout": TANGLUNG_LAYOUT}, f"tanglung:solo:{TANGLUNG_LAYOUT}", "solvable in 14 moves"),
+        ("zangle", {"middle": ZANGLE_DEAL["middle"], "draw": [], "piles": [["T1-1"], ["T1-2"], ["T1-3"], ["T1-4"], ["T1-5"]]},
+         None, "solvable: a winning line of 1 action (1 state searched)"),
+    ]
+    for family, body, want_id, answer in cases:
+        code, r = _post(base, f"/api/check/{family}", body)
+        assert code == 200, r
+        assert r["answer"].startswith(answer), r["answer"]
+        if want_id is not None:
+            assert r["id"] == want_id
+        code, v = _state(base, r["id"])
+        assert code == 200, (r["id"], v)
+        assert v["id"] == r["id"]
+    # the person plays the side to move of a QANGO position (O here: the bot does not move first)
+    code, v = _state(base, "qango:6:X...../....../....../....../....../......")
+    assert code == 200 and v["human_to_move"] and v["current_player"] == 1 and v["moves"] == []
+    # what the pages load first says how to enter, and the draw says whether it can be checked
+    code, d = _post(base, "/api/draw/tanglung", {"cells": {"0": "C"}})
+    assert code == 200 and (d["ready"], d["why"]) == (False, "15 cells still empty") and d["text"] == "C.../..../..../...."
+    code, d = _post(base, "/api/draw/qango", {"board": "6", "cells": {"0": "O"}})
+    assert code == 200 and not d["ready"] and "counts X=0, O=1 do not fit" in d["why"]

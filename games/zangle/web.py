@@ -157,7 +157,8 @@ def check_zangle(body: dict) -> dict:
         st.apply_action(st.action_of(a))
         frames.append({"caption": f"{k}. {a}", "svg": zangle_table_html(st)})
     out["frames"] = frames
-    out["answer"] = (f"unknown: the solver stopped after {res.states} states" if res.solvable is None else
-                     f"solvable: a winning line of {len(res.line)} actions ({res.states} states searched)"
-                     if res.solvable else f"not solvable ({res.states} states searched)")
+    n, st_ = len(res.line), f"{res.states:,} state{'s' if res.states != 1 else ''}"
+    out["answer"] = (f"unknown: the solver stopped after {st_}" if res.solvable is None else
+                     f"solvable: a winning line of {n} action{'s' if n != 1 else ''} ({st_} searched)"
+                     if res.solvable else f"not solvable ({st_} searched)")
     return out
