@@ -151,17 +151,17 @@ def test_check_tanglung_layout_built_by_clicking(driver, base):
     driver.get(f"{base}/check/tanglung")
     WebDriverWait(driver, WAIT, poll_frequency=POLL).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#grid .hot"))
     # the first row typed, the other twelve cards placed by clicking
-    box = driver.find_element(By.ID, "layouttext")
+    box = driver.find_element(By.ID, "entrytext")
     box.clear()
     box.send_keys(layout[:4] + "/..../..../....", Keys.TAB)
     WebDriverWait(driver, WAIT, poll_frequency=POLL).until(lambda d: "C rooster 1/2" in _text(d, "#palette"))
     for i, letter in enumerate(layout.replace("/", "")):
         if i < 4:
             continue
-        driver.find_element(By.CSS_SELECTOR, f'#palette button[data-letter="{letter}"]').click()
+        driver.find_element(By.CSS_SELECTOR, f'#palette button[data-value="{letter}"]').click()
         driver.find_element(By.CSS_SELECTOR, f'#grid .hot[data-action="{i}"]').click()
         WebDriverWait(driver, WAIT, poll_frequency=POLL).until(
-            lambda d, i=i: d.find_element(By.ID, "layouttext").get_attribute("value").replace("/", "")[i] == letter)
+            lambda d, i=i: d.find_element(By.ID, "entrytext").get_attribute("value").replace("/", "")[i] == letter)
     palette = _text(driver, "#palette")
     assert "C rooster 2/2" in palette and "D dragon 2/2" in palette
     driver.find_element(By.ID, "solve").click()

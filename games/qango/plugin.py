@@ -35,10 +35,12 @@ class QangoPlugin(GamePlugin):
         "resolve_id": ".sources:resolve_id",
         "check": ".web:check",
         "draw": ".web:draw",
+        "check_data": ".web:check_data",
     }
 
     def start(self, inst: Instance, spec: str, params: dict[str, Any]) -> Start:
-        """A puzzle: the person on the side to move against the perfect bot; a position: a game."""
+        """A puzzle: the person on the side to move against the perfect bot; a position: a game,
+        the person on the side to move (against the strong bot unless told otherwise)."""
         from ...play.start import Start  # start-up: the plugin module stays cheap to import
         from ..plugin import load_game  # start-up: the plugin module stays cheap to import
         from .board import BUILTIN_BOARDS  # start-up: the plugin module stays cheap to import
@@ -49,7 +51,9 @@ class QangoPlugin(GamePlugin):
             extra = {"board": board.name} if getattr(board, "name", None) else {}
             if inst.extra.get("opening"):  # the ID's opening rule holds for the counters still to come
                 extra["opening"] = inst.extra["opening"]
-            return Start("qango", load_game("qango", **{**extra, **params}).new_initial_state_from(pos), spec)
+            state = load_game("qango", **{**extra, **params}).new_initial_state_from(pos)
+            mover = state.current_player()
+            return Start("qango", state, spec, (mover,) if mover >= 0 else None)
         puz = inst.value
         board = puz.board.name if puz.board.name in BUILTIN_BOARDS else puz.board  # generated/custom: the board itself
         opening = puz.opening if puz.opening in puz.board.opening_names() else "standard"  # puzzles have counters down

@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import re
+import time
 
-from ...errors import FormatError
+from ...errors import FormatError, TanglekitError
 from ...jsonio import text_int
 from ..picture import HOT, inject
 from ..plugin import load_game
 from . import parse_position
 from .api_bots import action_of
 from .board import load_board
-from .position import QangoOptions
+from .ids import position_id
+from .position import QangoOptions, plies_text
 from .svg import board_svg
 
 QANGO_TIME = 5.0  # seconds the QANGO solver may search for the check page (then "unknown")
 QANGO_LINE_TIME = 2.0  # per position of the animated line
+QANGO_KEY_TIME = 2.0  # seconds to count the winning first moves (a puzzle ID needs exactly one)
+BOARDS = {"6": "QANGO 6", "7": "QANGO 7", "7plus": "QANGO 7 Plus"}
+PUZZLE_K = (2, 8)  # the k a puzzle ID may carry (sources.py)
 
 
 def hotspots(svg: str, board, legal: list[int]) -> tuple[str, set[int]]:
@@ -50,11 +55,17 @@ def check(body: dict) -> dict:
     out["to_move"] = 0 if pos.to_move == "X" else 1  # players from 0, as in `qango solve --json`
     out["side"] = pos.to_move
     out["counters"] = (res.plies + 1) // 2 if res.value in ("win", "loss") and res.plies is not None else None
-    tag = {"6": "6", "7": "7", "7plus": "7plus"}[board_name]
-    if res.value == "win" and res.plies is not None:
-        out["id"] = f"qango:{tag}:k{(res.plies + 1) // 2}:{pos.to_text()}"
-    else:
-        out["id"] = None
+    # the ID the page shows and plays: a win-in-k puzzle's when the position is one (k in range,
+    # exactly one winning first move), else the position's (a game from here): both open a play page
+    out["id"] = position_id(pos)
+    out["puzzle"] = False
+    if res.value == "win" and res.plies is not None and PUZZLE_K[0] <= out["counters"] <= PUZZLE_K[1]:
+        if _winning_moves(solver, pos, res.plies) == 1:
+            out["id"] = f"qango:{board_name}:k{out['counters']}:{pos.to_text()}"
+            out["puzzle"] = True
+    out["answer"] = answer_text(out)
+    if pos.is_over():
+        out["answer"] = f"the game is over: {pos.winner()} has won" if pos.winner() else "the game is over: a draw"
     st = load_game("qango", board=board_name).new_initial_state_from(pos)
     frames = [{"caption": "the position", "svg": st.to_svg()}]
     line = []
@@ -74,6 +85,53 @@ def check(body: dict) -> dict:
     out["line_text"] = line
     out["frames"] = frames
     return out
+
+
+def _winning_moves(solver, pos, plies: int) -> int | None:
+    """How many first moves of ``pos`` win in ``plies`` plies (2 as soon as two are found; None
+    when the count is not settled within QANGO_KEY_TIME seconds)."""
+    end = time.monotonic() + QANGO_KEY_TIME
+    n = 0
+    for c in pos.legal_moves():
+        child = pos.play(c)
+        if child.winner() is not None:
+            n += 1
+        else:
+            left = end - time.monotonic()
+            if left <= 0:
+                return None
+            r = solver.solve(child, time_limit=left, max_plies=plies - 1)
+            if r.value == "unknown" and time.monotonic() >= end:
+                return None
+            n += r.value == "loss" and r.plies == plies - 1
+        if n > 1:
+            return n
+    return n
+
+
+def answer_text(r: dict) -> str:
+    """The check page's sentence for a QANGO answer: who wins, in how many counters, the best move."""
+    side, plies = r["side"], r["plies"]
+    mv = f" (best move {r['best_move'][0]},{r['best_move'][1]})" if r.get("best_move") else ""
+    if r["value"] == "unknown":
+        return "unknown: the solver ran out of time"
+    if r["value"] == "win":
+        return f"{side} to move wins{mv}" if plies is None else f"{side} to move wins in {plies_text(plies)}{mv}"
+    if r["value"] == "loss":
+        other = "O" if side == "X" else "X"
+        return f"{side} to move loses" + ("" if plies is None else f": {other} wins in {plies_text(plies)}") + mv
+    return f"a draw with best play{mv}"
+
+
+def check_data() -> dict:
+    """What the check page needs first: its title, how to enter a position, the board choice."""
+    return {"title": "Check a QANGO position", "solve_label": "who wins?", "entry": "grid", "mode": "cycle",
+            "how": "Put counters on the board: each cell cycles empty, X (dark, moves first), O (light). "
+                   "The side to move follows from the counts.",
+            "values": {"X": "X (dark)", "O": "O (light)"}, "cycle": ["X", "O"],
+            "selects": [{"name": "board", "label": "board",
+                         "options": [{"value": k, "label": v} for k, v in BOARDS.items()]}],
+            "text": {"name": "position", "label": "position", "readonly": True}}
 
 
 def draw(body: dict) -> dict:
@@ -105,4 +163,13 @@ def draw(body: dict) -> dict:
             row += "#" if c not in b.cells else "X" if x >> c & 1 else "O" if o >> c & 1 else "."
         rows.append(row)
     svg, _ = hotspots(board_svg(b, x, o, title=b.title), b, [])
-    return {"board": board_name, "position": "/".join(rows), "svg": svg}
+    text = "/".join(rows)
+    marks = {str(c): "X" if x >> c & 1 else "O" for c in b.cells if (x | o) >> c & 1}
+    ready, why = True, ""
+    try:
+        parse_position(text, b, None).validate()
+    except TanglekitError as e:
+        ready, why = False, f"not a position a game can reach: {e}"
+    return {"board": board_name, "position": text, "text": text, "svg": svg, "cells": marks,
+            "names": {str(c): "{},{}".format(*b.rc(c)) for c in b.cells},
+            "ready": ready, "why": why, "check": {"board": board_name, "position": text}}

@@ -43,6 +43,7 @@ class TanglungPlugin(GamePlugin):
         "resolve_id": ".generate:resolve_id",
         "check": ".web:check",
         "draw": ".web:draw",
+        "check_data": ".web:check_data",
     }
 
     def start(self, inst: Instance, spec: str, params: dict[str, Any]) -> Start:

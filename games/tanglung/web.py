@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ...errors import FormatError
+from ...errors import FormatError, TanglekitError
 from ...generators.ids import format_params, make_descriptive
 from ..picture import HOT, inject
 from ..plugin import load_game
@@ -47,17 +47,57 @@ def check(body: dict) -> dict:
             st.apply_action(cell)
             frames.append({"caption": f"{k}. {cell // 4},{cell % 4}", "svg": st.to_svg()})
     out["frames"] = frames
+    out["answer"] = (f"solvable in {sol.moves} moves from {sol.start // 4},{sol.start % 4} "
+                     f"({sol.optimal_tours} optimal tours)" if sol.solvable else "cannot be won from either Rooster")
     return out
 
 
+def _plural(name: str) -> str:
+    return name if name == "fish" else name[:-1] + "ies" if name.endswith("y") else name + "s"
+
+
+def check_data() -> dict:
+    """What the check page needs first: its title, how to enter a layout, the card kinds."""
+    cs = default_card_set()
+    return {"title": "Check a Tanglung solo layout", "solve_label": "solvable?", "entry": "grid", "mode": "palette",
+            "how": "Choose a card kind, then put it on cells (putting the same kind again empties the cell). "
+                   "The default set: " + ", ".join(f"{cs.count(k)} {_plural(KINDS[k])}" for k in KINDS) + "; "
+                   "the Roosters on opposite corners.",
+            "values": {k: f"{k} {KINDS[k]}" for k in KINDS},
+            "selects": [], "text": {"name": "layout", "label": "layout"}}
+
+
 def draw(body: dict) -> dict:
-    """The grid being entered (``.`` for a cell not yet placed), every cell clickable."""
-    text = body.get("layout", "") if isinstance(body, dict) else ""
+    """The grid being entered (``.`` for a cell not yet placed), every cell clickable; the card
+    counts, and whether the layout can be checked (``ready``; ``why`` not)."""
+    body = body if isinstance(body, dict) else {}
+    text = body.get("layout", "")
+    cells = body.get("cells")
+    if isinstance(cells, dict) and not text:
+        grid = ["."] * 16
+        for k, v in cells.items():
+            if not (isinstance(k, str) and k.isdigit() and int(k) < 16 and isinstance(v, str) and v.upper() in KINDS):
+                raise FormatError(f"bad cell {k!r}: {v!r} (cells 0-15, letters {''.join(KINDS)})")
+            grid[int(k)] = v.upper()
+        text = "".join(grid)
     lay = Layout.parse(text or "..../..../..../....")
     svg, _ = hotspots(svg_grid(lay, labels=True), [])
     cs = default_card_set()
     placed = {k: sum(1 for i in range(16) if lay[i] == k) for k in KINDS}
-    return {"layout": str(lay), "svg": svg,
-            "cards": [{"letter": k, "name": KINDS[k], "count": cs.count(k), "placed": placed[k]} for k in KINDS]}
+    left = sum(1 for i in range(16) if lay[i] == ".")
+    ready, why = True, ""
+    if left:
+        ready, why = False, f"{left} cell{'s' if left != 1 else ''} still empty"
+    else:
+        try:
+            lay.validate()
+        except TanglekitError as e:
+            ready, why = False, str(e)
+    return {"layout": str(lay), "text": str(lay), "svg": svg,
+            "cells": {str(i): lay[i] for i in range(16) if lay[i] != "."},
+            "names": {str(i): f"{i // 4},{i % 4}" for i in range(16)},
+            "palette": [{"value": k, "label": f"{k} {KINDS[k]} {placed[k]}/{cs.count(k)}"} for k in KINDS],
+            "cards": [{"letter": k, "name": KINDS[k], "count": cs.count(k), "placed": placed[k]} for k in KINDS],
+            "ready": ready, "why": why, "check": {"layout": str(lay)}}
 
 

@@ -97,10 +97,30 @@ def zangle_table_html(st, places: list[dict] | None = None) -> str:
     return '<div class="ztable">' + "".join(rows) + "</div>"
 
 
+PILE_CHOICES = (5, 6)
+
+
+def _zones(piles: int) -> list[dict]:
+    """The check page's zones of a solo deal with ``piles`` piles: where each zone's cards go in
+    the check's body (``key``, and ``index`` in a list of lists), how many it needs."""
+    return ([{"name": "middle", "title": "middle (3 cards)", "key": "middle", "min": 3, "max": 3}]
+            + [{"name": f"pile {i}", "title": f"pile {i} (bottom to top)", "key": "piles", "index": i, "min": 1}
+               for i in range(piles)]
+            + [{"name": "draw", "title": "draw pile (next card first)", "key": "draw", "min": 0}])
+
+
 def zangle_deck() -> dict:
-    """Every card of the default deck with its picture (the check page's deck)."""
+    """What the check page needs first: its title, how to enter a deal, every card of the default
+    deck with its picture, the zones for each number of piles."""
     deck = default_deck()
-    return {"deck": deck.name, "cards": [{"card": c.id, "colour": c.colour, "svg": card_svg(c, 9.0)}
+    return {"title": "Check a Zangle solo deal", "solve_label": "solvable?", "entry": "deck",
+            "how": "Choose a zone (the middle, a pile, the draw pile), then cards of the deck to put there, "
+                   "in order: piles bottom to top, the draw pile next card first. Choose a placed card to "
+                   "take it back.",
+            "selects": [{"name": "piles", "label": "piles",
+                         "options": [{"value": str(n), "label": f"{n} piles"} for n in PILE_CHOICES]}],
+            "zone_select": "piles", "zones": {str(n): _zones(n) for n in PILE_CHOICES},
+            "deck": deck.name, "cards": [{"card": c.id, "colour": c.colour, "svg": card_svg(c, 9.0)}
                                          for c in deck.cards]}
 
 
@@ -137,4 +157,8 @@ def check_zangle(body: dict) -> dict:
         st.apply_action(st.action_of(a))
         frames.append({"caption": f"{k}. {a}", "svg": zangle_table_html(st)})
     out["frames"] = frames
+    n, st_ = len(res.line), f"{res.states:,} state{'s' if res.states != 1 else ''}"
+    out["answer"] = (f"unknown: the solver stopped after {st_}" if res.solvable is None else
+                     f"solvable: a winning line of {n} action{'s' if n != 1 else ''} ({st_} searched)"
+                     if res.solvable else f"not solvable ({st_} searched)")
     return out
