@@ -98,6 +98,60 @@ axe.run(document, {resultTypes: ["violations"]}).then(
   (e) => done([{id: "axe-error", impact: "critical", help: String(e), targets: [], count: 0}]));
 """
 
+# What axe does not look at, checked the same way (the same result shape, impact "serious"):
+# - svg-text-contrast: text drawn in the pictures (SVG <text>) against the shape under it,
+#   at least 4.5:1 (3:1 for large text), the WCAG AA figures axe applies to HTML text;
+# - picture-name: every picture (an <svg> not inside another) has a role and an accessible name
+#   (aria-label, aria-labelledby or <title>) or is hidden from assistive technology as decoration;
+#   every hot spot in a picture (data-action, data-side) has a role and a name;
+# - target-size-40: at phone size, the cards and zones a person taps are at least 40 x 40 px.
+_OWN = """
+const out = [], W = arguments[0];
+function rgb(s) { const m = /rgba?\\(([\\d.]+), ([\\d.]+), ([\\d.]+)(?:, ([\\d.]+))?\\)/.exec(s); return m ? [+m[1], +m[2], +m[3], m[4] === undefined ? 1 : +m[4]] : null; }
+function lum([r, g, b]) { const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); }
+function over(top, a, under) { return top.map((c, i) => c * a + under[i] * (1 - a)); }
+function ratio(a, b) { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); }
+function paint(e) {  // the colour of a filled shape and its opacity (fill-opacity times opacity)
+  const cs = getComputedStyle(e), c = rgb(cs.fill);
+  if (!c || cs.fill === "none") return null;
+  return [c.slice(0, 3), c[3] * +cs.fillOpacity * +cs.opacity];
+}
+function bgAt(x, y, svg) {  // the colour under a point: the shapes of the picture, over white
+  let colour = [255, 255, 255];
+  const stack = document.elementsFromPoint(x, y).filter((e) => svg.contains(e) && e !== svg &&
+    ["rect", "circle", "polygon", "path", "ellipse"].includes(e.tagName) && !e.classList.contains("hot"));
+  for (const e of stack.reverse()) { const p = paint(e); if (p && p[1] > 0) colour = over(p[0], p[1], colour); }
+  return colour;
+}
+const bad = {};
+function add(id, help, target) { (bad[id] = bad[id] || {id, impact: "serious", help, targets: [], count: 0}); bad[id].count++; if (bad[id].targets.length < 8) bad[id].targets.push(target); }
+function where(e) { const s = e.closest("[id]"); return (s ? "#" + s.id + " " : "") + e.tagName.toLowerCase() + (e.textContent ? ` "${e.textContent.trim().slice(0, 30)}"` : "") + (e.dataset && e.dataset.action ? `[data-action=${e.dataset.action}]` : "") + (e.dataset && e.dataset.side ? `[data-side=${e.dataset.side}]` : ""); }
+for (const t of document.querySelectorAll("svg text")) {
+  const svg = t.ownerSVGElement, r = t.getBoundingClientRect();
+  if (!t.textContent.trim() || r.width === 0 || getComputedStyle(t).visibility === "hidden") continue;
+  const p = paint(t); if (!p) continue;
+  const bg = bgAt(r.left + r.width / 2, r.top + r.height / 2, svg);
+  const fg = over(p[0], p[1], bg), cs = getComputedStyle(t), px = parseFloat(cs.fontSize) * (r.height / (parseFloat(cs.fontSize) * 1.2) || 1);
+  const large = px >= 24 || (px >= 18.66 && +cs.fontWeight >= 700);
+  const k = ratio(fg, bg);
+  if (k < (large ? 3 : 4.5)) add("svg-text-contrast", "Text in pictures must have a contrast of at least 4.5:1 (3:1 large)", where(t) + ` ${k.toFixed(2)}:1`);
+}
+const named = (e) => e.getAttribute("aria-label") || e.getAttribute("aria-labelledby") || [...e.children].some((c) => c.tagName === "title" && c.textContent.trim());
+for (const svg of document.querySelectorAll("svg")) {
+  if (svg.parentElement.closest("svg")) continue;
+  if (svg.closest("[aria-hidden=true]")) continue;
+  if (!svg.getAttribute("role") || !named(svg)) add("picture-name", "Pictures must have a role and an accessible name (or aria-hidden as decoration)", where(svg.parentElement) + " > svg");
+}
+for (const h of document.querySelectorAll("svg [data-action], svg [data-side]")) {
+  if (!h.getAttribute("role") || !named(h)) add("picture-name", "Hot spots in pictures must have a role and an accessible name", where(h));
+}
+if (W < 600) for (const c of document.querySelectorAll(".deck .card, .zone .card, #board .card[data-place], .zone")) {
+  const r = c.getBoundingClientRect();
+  if (r.width < 40 || r.height < 40) add("target-size-40", "Cards and zones tapped on a phone must be at least 40 x 40 px", where(c) + ` ${Math.round(r.width)}x${Math.round(r.height)}`);
+}
+return Object.values(bad);
+"""
+
 
 def _shot(d, folder: Path, name: str) -> None:
     """A PNG of the whole page (not only the viewport) at the current size."""
@@ -125,7 +179,7 @@ def audit(driver, base):
             driver.get(base + path)
             WebDriverWait(driver, WAIT, poll_frequency=POLL).until(lambda d: _ready(d, what))
             driver.execute_script(axe)
-            found = driver.execute_async_script(_RUN)
+            found = driver.execute_async_script(_RUN) + driver.execute_script(_OWN, size[0])
             # the document's width against the viewport asked for (a phone's innerWidth grows to fit a page
             # wider than the screen: the browser zooms out, which is the sideways scrolling this catches)
             scroll = driver.execute_script("return document.documentElement.scrollWidth")

@@ -37,7 +37,7 @@ async function zangleInit() {
   Z.deck = d.cards;
   const entry = $("#entry");
   entry.innerHTML = "";
-  const sel = el("select", {id: "piles"});
+  const sel = el("select", {id: "piles", "aria-label": "number of piles"});
   for (const n of [5, 6]) sel.append(el("option", {value: n}, `${n} piles`));
   sel.addEventListener("change", () => { Z.piles = +sel.value; zangleReset(); });
   entry.append(el("div", {}, sel), el("div", {id: "zones"}), el("h2", {}, "Deck"), el("div", {class: "cards deck", id: "deck"}));
@@ -100,7 +100,7 @@ async function tanglungInit() {
   const entry = $("#entry");
   entry.innerHTML = "";
   entry.append(el("div", {class: "palette", id: "palette"}), el("div", {id: "grid"}),
-    el("div", {class: "status"}, "layout: ", el("input", {type: "text", id: "layouttext", size: 22})));
+    el("div", {class: "status"}, "layout: ", el("input", {type: "text", id: "layouttext", size: 22, "aria-label": "layout, rows from the top, / between rows"})));
   $("#layouttext").addEventListener("change", () => { const v = $("#layouttext").value.replace(/\//g, "").toUpperCase(); if (v.length === 16) { T.cells = v.split(""); tanglungDraw(); } });
   await tanglungDraw();
 }
@@ -135,7 +135,7 @@ async function qangoInit() {
   $("#how").textContent = "Click a cell to cycle it: empty, X (dark, moves first), O (light). The side to move follows from the counts.";
   const entry = $("#entry");
   entry.innerHTML = "";
-  const sel = el("select", {id: "board"});
+  const sel = el("select", {id: "board", "aria-label": "QANGO board"});
   for (const b of ["6", "7", "7plus"]) sel.append(el("option", {value: b}, `QANGO ${b}`));
   sel.addEventListener("change", () => { QG.board = sel.value; QG.cells = {}; clearAnswer(); qangoDraw(); });
   entry.append(el("div", {}, sel), el("div", {id: "grid"}), el("div", {class: "status mono", id: "postext"}));
