@@ -21,7 +21,7 @@ import pytest
 pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
 
 from browser_kit import *  # noqa: E402,F401,F403  (the server, the browser and the helpers)
-from browser_kit import DESKTOP, PHONE, POLL, WAIT, By, WebDriverWait, set_window  # noqa: E402
+from browser_kit import DESKTOP, PHONE, POLL, WAIT, By, Keys, WebDriverWait, set_window  # noqa: E402
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 BAD_IMPACTS = ("serious", "critical")
@@ -38,6 +38,7 @@ KIND_PAGES = {
                      "325.30b.ao.10h.fe.2vs.2jr.2xe.283.1wo.1i2.17v.1jv.1po",
 }
 BAD_ID = "qango:6:k2:nonsense"
+ANSWERED_LAYOUT = "CRBF/HDFR/BHFB/RHDC"  # the check page's answered state: solvable in 14 moves
 
 
 def _get(base: str, path: str) -> tuple[int, bytes]:
@@ -55,7 +56,7 @@ def _catalog(base: str) -> dict:
 
 
 def _pages(base: str) -> dict[str, tuple[str, str]]:
-    """name -> (path, what to wait for: index, play, check or page)."""
+    """name -> (path, what to wait for: index, play, error, check, answer (a check page's answer) or page)."""
     from urllib.parse import quote
 
     cat = _catalog(base)
@@ -67,6 +68,8 @@ def _pages(base: str) -> dict[str, tuple[str, str]]:
         pages[f"id-{kind}"] = (f"/play/{quote(spec, safe=':,=/')}" + (f"?{query}" if query else ""), "play")
     for game in cat["check"]:
         pages[f"check-{game}"] = (f"/check/{game}", "check")
+    if "tanglung" in cat["check"]:  # a check page with its answer: the solver's line, animated
+        pages["check-tanglung-answered"] = ("/check/tanglung", "answer")
     if _get(base, "/rules")[0] == 200:  # the rules page, where the server has one
         pages["rules"] = ("/rules", "page")
     pages["error-bad-id"] = (f"/play/{quote(BAD_ID, safe=':,=/')}", "error")
@@ -84,6 +87,8 @@ def _ready(d, what: str) -> bool:
         return "ID " in d.find_element(By.ID, "idline").text and not d.find_element(By.ID, "busy").text
     if what == "error":
         return bool(d.find_element(By.ID, "message").text)
+    if what == "answer":
+        return bool(d.find_element(By.ID, "answer").text) and found("#frame svg")
     if what == "check":
         return (found("#deck .card") or found("#grid svg")) and not d.find_element(By.ID, "busy").text
     return True
@@ -127,8 +132,12 @@ const bad = {};
 function add(id, help, target) { (bad[id] = bad[id] || {id, impact: "serious", help, targets: [], count: 0}); bad[id].count++; if (bad[id].targets.length < 8) bad[id].targets.push(target); }
 function where(e) { const s = e.closest("[id]"); return (s ? "#" + s.id + " " : "") + e.tagName.toLowerCase() + (e.textContent ? ` "${e.textContent.trim().slice(0, 30)}"` : "") + (e.dataset && e.dataset.action ? `[data-action=${e.dataset.action}]` : "") + (e.dataset && e.dataset.side ? `[data-side=${e.dataset.side}]` : ""); }
 for (const t of document.querySelectorAll("svg text")) {
-  const svg = t.ownerSVGElement, r = t.getBoundingClientRect();
+  const svg = t.ownerSVGElement;
+  let r = t.getBoundingClientRect();
   if (!t.textContent.trim() || r.width === 0 || getComputedStyle(t).visibility === "hidden") continue;
+  if (r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth) {  // what is under it is found on screen only
+    t.scrollIntoView({block: "center", inline: "center"}); r = t.getBoundingClientRect();
+  }
   const p = paint(t); if (!p) continue;
   const bg = bgAt(r.left + r.width / 2, r.top + r.height / 2, svg);
   const fg = over(p[0], p[1], bg), cs = getComputedStyle(t), px = parseFloat(cs.fontSize) * (r.height / (parseFloat(cs.fontSize) * 1.2) || 1);
@@ -177,6 +186,14 @@ def audit(driver, base):
         set_window(driver, size)
         for name, (path, what) in _pages(base).items():
             driver.get(base + path)
+            if what == "answer":  # a layout typed in, then checked
+                WebDriverWait(driver, WAIT, poll_frequency=POLL).until(lambda d: _ready(d, "check"))
+                box = driver.find_element(By.ID, "layouttext")
+                box.clear()
+                box.send_keys(ANSWERED_LAYOUT, Keys.TAB)
+                WebDriverWait(driver, WAIT, poll_frequency=POLL).until(
+                    lambda d: d.find_element(By.ID, "layouttext").get_attribute("value") == ANSWERED_LAYOUT)
+                driver.find_element(By.ID, "solve").click()
             WebDriverWait(driver, WAIT, poll_frequency=POLL).until(lambda d: _ready(d, what))
             driver.execute_script(axe)
             found = driver.execute_async_script(_RUN) + driver.execute_script(_OWN, size[0])
@@ -204,7 +221,7 @@ def _page_names() -> list[str]:
 
     cat = catalog()
     names = ["index", *(f"play-{g}" for g in cat["games"]), *(f"id-{k}" for k in KIND_PAGES),
-             *(f"check-{g}" for g in cat["check"]), "rules", "error-bad-id"]
+             *(f"check-{g}" for g in cat["check"]), "check-tanglung-answered", "rules", "error-bad-id"]
     assert {k for p in plugins() for k in p.playable_kinds} <= set(KIND_PAGES)
     return names
 
@@ -220,8 +237,8 @@ def test_every_playable_kind_has_a_page():
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_no_serious_axe_violation_and_no_sideways_scroll(audit, page, size):
     if (page, size) not in audit:
-        assert page == "rules", f"{page} was not visited"
-        pytest.skip("this server has no /rules page")
+        assert page in ("rules", "check-tanglung-answered"), f"{page} was not visited"
+        pytest.skip(f"this server has no {page} page")
     found = audit[page, size]
     bad = [v for v in found["violations"] if v["impact"] in BAD_IMPACTS]
     assert not bad, f"{page} at {size} size has axe violations:\n{_readable(bad)}"

@@ -100,7 +100,10 @@ def zangle_table_html(st, places: list[dict] | None = None, buttons: bool = True
                                                                           f"{e.phase} phase")
         rows.append(f'<div class="small">{sum(len(p) for p in e.piles)} cards left in the piles; {state}</div>')
     else:
-        rows.append('<div class="zrow">' + "".join(card(p, p["where"]) for p in places) + "</div>")
+        for side in ("middle", "own"):  # the middle's cards, then the person's own
+            row = [card(p, p["where"]) for p in places if p["where"].split()[0] == side]
+            if row:
+                rows.append('<div class="zrow">' + "".join(row) + "</div>")
         rows.append(f'<pre class="small">{_esc(st.observation_string(max(st.current_player(), 0)))}</pre>')
     return '<div class="ztable">' + "".join(rows) + "</div>"
 
