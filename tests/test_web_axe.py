@@ -20,8 +20,8 @@ import pytest
 
 pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
 
-from browser_kit import *  # noqa: E402,F401,F403  (the server, the browser and the helpers)
-from browser_kit import DESKTOP, PHONE, POLL, WAIT, By, Keys, WebDriverWait, set_window  # noqa: E402
+from browser_kit import *  # the server, the browser and the helpers (fixtures)
+from browser_kit import DESKTOP, PHONE, POLL, WAIT, By, Keys, WebDriverWait, set_window
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 BAD_IMPACTS = ("serious", "critical")
@@ -80,7 +80,7 @@ def _ready(d, what: str) -> bool:
     """Whether the page has drawn what it loads (the API's answer), so axe sees the real page."""
     if d.execute_script("return document.readyState") != "complete":
         return False
-    found = lambda css: bool(d.find_elements(By.CSS_SELECTOR, css))  # noqa: E731
+    found = lambda css: bool(d.find_elements(By.CSS_SELECTOR, css))
     if what == "index":
         return found("#generators tr") and found("#games tr")
     if what == "play":
@@ -111,52 +111,69 @@ axe.run(document, {resultTypes: ["violations"]}).then(
 #   every hot spot in a picture (data-action, data-side) has a role and a name;
 # - target-size-40: at phone size, the cards and zones a person taps are at least 40 x 40 px.
 _OWN = """
-const out = [], W = arguments[0];
-function rgb(s) { const m = /rgba?\\(([\\d.]+), ([\\d.]+), ([\\d.]+)(?:, ([\\d.]+))?\\)/.exec(s); return m ? [+m[1], +m[2], +m[3], m[4] === undefined ? 1 : +m[4]] : null; }
-function lum([r, g, b]) { const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); }
+const W = arguments[0], bad = {};
+function add(id, help, target) {
+  bad[id] = bad[id] || {id, impact: "serious", help, targets: [], count: 0};
+  bad[id].count++;
+  if (bad[id].targets.length < 8) bad[id].targets.push(target);
+}
+function where(e) {  // a readable selector: the nearest id, the tag, the text of a text element, the hot spot
+  const s = e.closest("[id]"), d = e.dataset || {};
+  return (s && s !== e ? "#" + s.id + " " : "") + e.tagName.toLowerCase() + (e.id ? "#" + e.id : "")
+    + (e.tagName === "text" ? ` "${e.textContent.trim().slice(0, 30)}"` : "")
+    + (d.action ? `[data-action=${d.action}]` : "") + (d.side ? `[data-side=${d.side}]` : "")
+    + (d.card ? `[data-card=${d.card}]` : "") + (d.zone ? `[data-zone="${d.zone}"]` : "");
+}
+function rgb(s) {
+  const m = /rgba?\\(([\\d.]+), ([\\d.]+), ([\\d.]+)(?:, ([\\d.]+))?\\)/.exec(s);
+  return m ? [+m[1], +m[2], +m[3], m[4] === undefined ? 1 : +m[4]] : null;
+}
+function lum([r, g, b]) {
+  const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+  return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+}
 function over(top, a, under) { return top.map((c, i) => c * a + under[i] * (1 - a)); }
 function ratio(a, b) { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); }
-function paint(e) {  // the colour of a filled shape and its opacity (fill-opacity times opacity)
+function paint(e) {  // the colour of a filled shape or text and its opacity (fill-opacity times opacity)
   const cs = getComputedStyle(e), c = rgb(cs.fill);
   if (!c || cs.fill === "none") return null;
   return [c.slice(0, 3), c[3] * +cs.fillOpacity * +cs.opacity];
 }
-function bgAt(x, y, svg) {  // the colour under a point: the shapes of the picture, over white
+function bgAt(x, y, svg) {  // the colour under a point: the picture's shapes there, over white
   let colour = [255, 255, 255];
-  const stack = document.elementsFromPoint(x, y).filter((e) => svg.contains(e) && e !== svg &&
-    ["rect", "circle", "polygon", "path", "ellipse"].includes(e.tagName) && !e.classList.contains("hot"));
+  const stack = document.elementsFromPoint(x, y).filter((e) => svg.contains(e) && e !== svg
+    && ["rect", "circle", "polygon", "path", "ellipse"].includes(e.tagName) && !e.classList.contains("hot"));
   for (const e of stack.reverse()) { const p = paint(e); if (p && p[1] > 0) colour = over(p[0], p[1], colour); }
   return colour;
 }
-const bad = {};
-function add(id, help, target) { (bad[id] = bad[id] || {id, impact: "serious", help, targets: [], count: 0}); bad[id].count++; if (bad[id].targets.length < 8) bad[id].targets.push(target); }
-function where(e) { const s = e.closest("[id]"); return (s ? "#" + s.id + " " : "") + e.tagName.toLowerCase() + (e.textContent ? ` "${e.textContent.trim().slice(0, 30)}"` : "") + (e.dataset && e.dataset.action ? `[data-action=${e.dataset.action}]` : "") + (e.dataset && e.dataset.side ? `[data-side=${e.dataset.side}]` : ""); }
 for (const t of document.querySelectorAll("svg text")) {
-  const svg = t.ownerSVGElement;
+  const svg = t.ownerSVGElement, p = paint(t);
   let r = t.getBoundingClientRect();
-  if (!t.textContent.trim() || r.width === 0 || getComputedStyle(t).visibility === "hidden") continue;
-  if (r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth) {  // what is under it is found on screen only
-    t.scrollIntoView({block: "center", inline: "center"}); r = t.getBoundingClientRect();
+  if (!p || !t.textContent.trim() || r.width === 0 || getComputedStyle(t).visibility === "hidden") continue;
+  if (r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth) {  // the shapes under it: on screen only
+    t.scrollIntoView({block: "center", inline: "center"});
+    r = t.getBoundingClientRect();
   }
-  const p = paint(t); if (!p) continue;
-  const bg = bgAt(r.left + r.width / 2, r.top + r.height / 2, svg);
-  const fg = over(p[0], p[1], bg), cs = getComputedStyle(t), px = parseFloat(cs.fontSize) * (r.height / (parseFloat(cs.fontSize) * 1.2) || 1);
-  const large = px >= 24 || (px >= 18.66 && +cs.fontWeight >= 700);
-  const k = ratio(fg, bg);
-  if (k < (large ? 3 : 4.5)) add("svg-text-contrast", "Text in pictures must have a contrast of at least 4.5:1 (3:1 large)", where(t) + ` ${k.toFixed(2)}:1`);
+  const bg = bgAt(r.left + r.width / 2, r.top + r.height / 2, svg), fg = over(p[0], p[1], bg);
+  const cs = getComputedStyle(t), px = parseFloat(cs.fontSize) * svg.getScreenCTM().a;  // as drawn, in CSS px
+  const k = ratio(fg, bg), large = px >= 24 || (px >= 18.66 && +cs.fontWeight >= 700);
+  if (k < (large ? 3 : 4.5))
+    add("svg-text-contrast", "Text in pictures must have a contrast of at least 4.5:1 (3:1 large)", where(t) + ` ${k.toFixed(2)}:1`);
 }
-const named = (e) => e.getAttribute("aria-label") || e.getAttribute("aria-labelledby") || [...e.children].some((c) => c.tagName === "title" && c.textContent.trim());
+const named = (e) => e.getAttribute("aria-label") || e.getAttribute("aria-labelledby")
+  || [...e.children].some((c) => c.tagName === "title" && c.textContent.trim());
 for (const svg of document.querySelectorAll("svg")) {
-  if (svg.parentElement.closest("svg")) continue;
-  if (svg.closest("[aria-hidden=true]")) continue;
-  if (!svg.getAttribute("role") || !named(svg)) add("picture-name", "Pictures must have a role and an accessible name (or aria-hidden as decoration)", where(svg.parentElement) + " > svg");
+  if (svg.parentElement.closest("svg") || svg.closest("[aria-hidden=true]")) continue;
+  if (!svg.getAttribute("role") || !named(svg))
+    add("picture-name", "Pictures must have a role and an accessible name (or aria-hidden as decoration)", where(svg));
 }
 for (const h of document.querySelectorAll("svg [data-action], svg [data-side]")) {
   if (!h.getAttribute("role") || !named(h)) add("picture-name", "Hot spots in pictures must have a role and an accessible name", where(h));
 }
 if (W < 600) for (const c of document.querySelectorAll(".deck .card, .zone .card, #board .card[data-place], .zone")) {
   const r = c.getBoundingClientRect();
-  if (r.width < 40 || r.height < 40) add("target-size-40", "Cards and zones tapped on a phone must be at least 40 x 40 px", where(c) + ` ${Math.round(r.width)}x${Math.round(r.height)}`);
+  if (r.width < 40 || r.height < 40)
+    add("target-size-40", "Cards and zones tapped on a phone must be at least 40 x 40 px", where(c) + ` ${Math.round(r.width)}x${Math.round(r.height)}`);
 }
 return Object.values(bad);
 """
@@ -167,8 +184,8 @@ def _shot(d, folder: Path, name: str) -> None:
     import base64  # only when screenshots were asked for
 
     w, h = d.execute_script("return [innerWidth, Math.max(document.documentElement.scrollHeight, innerHeight)]")
-    png = d.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
-                                                      "clip": {"x": 0, "y": 0, "width": w, "height": min(h, 6000), "scale": 1}})
+    clip = {"x": 0, "y": 0, "width": w, "height": min(h, 6000), "scale": 1}
+    png = d.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip})
     (folder / f"{name}.png").write_bytes(base64.b64decode(png["data"]))
 
 
@@ -194,7 +211,7 @@ def audit(driver, base):
                 WebDriverWait(driver, WAIT, poll_frequency=POLL).until(
                     lambda d: d.find_element(By.ID, "layouttext").get_attribute("value") == ANSWERED_LAYOUT)
                 driver.find_element(By.ID, "solve").click()
-            WebDriverWait(driver, WAIT, poll_frequency=POLL).until(lambda d: _ready(d, what))
+            WebDriverWait(driver, WAIT, poll_frequency=POLL).until(lambda d, what=what: _ready(d, what))
             driver.execute_script(axe)
             found = driver.execute_async_script(_RUN) + driver.execute_script(_OWN, size[0])
             # the document's width against the viewport asked for (a phone's innerWidth grows to fit a page

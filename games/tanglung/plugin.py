@@ -72,9 +72,8 @@ class TanglungPlugin(GamePlugin):
         return self.start(Instance(KIND, ch, spec), spec, {})
 
     def picture(self, state: State, legal: list[int], humans: list[int]) -> Picture:
-        from .web import hotspots  # start-up: the plugin module stays cheap to import
-
         from ..picture import named  # start-up: the plugin module stays cheap to import
+        from .web import hotspots  # start-up: the plugin module stays cheap to import
 
         if state.get_game().name == "tanglung-duel":
             return Picture(named(state.to_svg(), "Tanglung duel grid", "group"))
