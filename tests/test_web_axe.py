@@ -68,6 +68,8 @@ def _pages(base: str) -> dict[str, tuple[str, str]]:
         pages[f"id-{kind}"] = (f"/play/{quote(spec, safe=':,=/')}" + (f"?{query}" if query else ""), "play")
     for game in cat["check"]:
         pages[f"check-{game}"] = (f"/check/{game}", "check")
+    if "zangle" in cat["check"]:  # a deal being entered: cards in a zone, used in the deck
+        pages["check-zangle-entered"] = ("/check/zangle", "entered")
     if "tanglung" in cat["check"]:  # a check page with its answer: the solver's line, animated
         pages["check-tanglung-answered"] = ("/check/tanglung", "answer")
     if _get(base, "/rules")[0] == 200:  # the rules page, where the server has one
@@ -87,6 +89,8 @@ def _ready(d, what: str) -> bool:
         return "ID " in d.find_element(By.ID, "idline").text and not d.find_element(By.ID, "busy").text
     if what == "error":
         return bool(d.find_element(By.ID, "message").text)
+    if what == "entered":
+        return len(d.find_elements(By.CSS_SELECTOR, ".zone .card")) == 3
     if what == "answer":
         return bool(d.find_element(By.ID, "answer").text) and found("#frame svg")
     if what == "check":
@@ -211,6 +215,10 @@ def audit(driver, base):
                 WebDriverWait(driver, WAIT, poll_frequency=POLL).until(
                     lambda d: d.find_element(By.ID, "layouttext").get_attribute("value") == ANSWERED_LAYOUT)
                 driver.find_element(By.ID, "solve").click()
+            if what == "entered":  # three cards of the deck put in the middle
+                WebDriverWait(driver, WAIT, poll_frequency=POLL).until(lambda d: _ready(d, "check"))
+                for _ in range(3):  # the deck is drawn again after each click
+                    driver.find_elements(By.CSS_SELECTOR, "#deck .card:not(.used)")[0].click()
             WebDriverWait(driver, WAIT, poll_frequency=POLL).until(lambda d, what=what: _ready(d, what))
             driver.execute_script(axe)
             found = driver.execute_async_script(_RUN) + driver.execute_script(_OWN, size[0])
@@ -238,7 +246,8 @@ def _page_names() -> list[str]:
 
     cat = catalog()
     names = ["index", *(f"play-{g}" for g in cat["games"]), *(f"id-{k}" for k in KIND_PAGES),
-             *(f"check-{g}" for g in cat["check"]), "check-tanglung-answered", "rules", "error-bad-id"]
+             *(f"check-{g}" for g in cat["check"]), "check-zangle-entered", "check-tanglung-answered", "rules",
+             "error-bad-id"]
     assert {k for p in plugins() for k in p.playable_kinds} <= set(KIND_PAGES)
     return names
 
@@ -254,7 +263,7 @@ def test_every_playable_kind_has_a_page():
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_no_serious_axe_violation_and_no_sideways_scroll(audit, page, size):
     if (page, size) not in audit:
-        assert page in ("rules", "check-tanglung-answered"), f"{page} was not visited"
+        assert page in ("rules", "check-zangle-entered", "check-tanglung-answered"), f"{page} was not visited"
         pytest.skip(f"this server has no {page} page")
     found = audit[page, size]
     bad = [v for v in found["violations"] if v["impact"] in BAD_IMPACTS]
