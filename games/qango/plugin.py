@@ -64,7 +64,8 @@ class QangoPlugin(GamePlugin):
     def picture(self, state: State, legal: list[int], humans: list[int]) -> Picture:
         from .web import hotspots  # start-up: the plugin module stays cheap to import
 
-        svg, hot = hotspots(state.to_svg(), cast("QangoState", state).engine.position.board, legal)
+        p = cast("QangoState", state).engine.position
+        svg, hot = hotspots(state.to_svg(), p.board, legal, p.x, p.o, str(state).splitlines()[-1])
         return Picture(svg, hot)
 
     def demo(self, out: str, seed: int) -> list[list[str]]:

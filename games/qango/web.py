@@ -7,14 +7,14 @@ import time
 
 from ...errors import FormatError, TanglekitError
 from ...jsonio import text_int
-from ..picture import HOT, inject
+from ..picture import HOT, attr, inject, named
 from ..plugin import load_game
 from . import parse_position
 from .api_bots import action_of
 from .board import load_board
 from .ids import position_id
 from .position import QangoOptions, plies_text
-from .svg import board_svg
+from .svg import board_svg, cell_colours
 
 QANGO_TIME = 5.0  # seconds the QANGO solver may search for the check page (then "unknown")
 QANGO_LINE_TIME = 2.0  # per position of the animated line
@@ -23,16 +23,26 @@ BOARDS = {"6": "QANGO 6", "7": "QANGO 7", "7plus": "QANGO 7 Plus"}
 PUZZLE_K = (2, 8)  # the k a puzzle ID may carry (sources.py)
 
 
-def hotspots(svg: str, board, legal: list[int]) -> tuple[str, set[int]]:
-    """Every board cell clickable (the cell squares are drawn first, in the board's cell order)."""
+def hotspots(svg: str, board, legal: list[int], x: int = 0, o: int = 0, title: str = "") -> tuple[str, set[int]]:
+    """Every board cell clickable (the cell squares are drawn first, in the board's cell order),
+    each named for screen readers by its row, column, colour and counter; the picture named by
+    the board and ``title`` (whose turn)."""
     rects = re.findall(r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" fill="#[0-9a-f]{6}" '
                        r'stroke="#555" stroke-width="0.5"/>', svg)
     cells = list(board.cells)
     if len(rects) != len(cells):
         return svg, set()
-    hot = [HOT.format(cls=" legal" if c in legal else "", a=c, x=x, y=y, w=w, h=h)
-           for c, (x, y, w, h) in zip(cells, rects)]
-    return inject(svg, hot), set(cells)
+    colour = cell_colours(board)
+
+    def label(c: int) -> str:
+        r, q = divmod(c, board.width)
+        held = "X" if x >> c & 1 else "O" if o >> c & 1 else "empty"
+        return attr(f"row {r}, column {q}, {colour[c]}: {held}")
+
+    hot = [HOT.format(cls=" legal" if c in legal else "", a=c, x=x_, y=y, w=w, h=h, label=label(c))
+           for c, (x_, y, w, h) in zip(cells, rects)]
+    name = f"QANGO board {board.width} by {board.height}" + (f", {title}" if title else "")
+    return named(inject(svg, hot), name, "group"), set(cells)
 
 
 def check(body: dict) -> dict:
@@ -67,7 +77,7 @@ def check(body: dict) -> dict:
     if pos.is_over():
         out["answer"] = f"the game is over: {pos.winner()} has won" if pos.winner() else "the game is over: a draw"
     st = load_game("qango", board=board_name).new_initial_state_from(pos)
-    frames = [{"caption": "the position", "svg": st.to_svg()}]
+    frames = [{"caption": "the position", "svg": named(st.to_svg(), f"QANGO position, {str(st).splitlines()[-1]}")}]
     line = []
     if res.value in ("win", "loss") and res.best_move is not None:
         k = 0
@@ -81,7 +91,8 @@ def check(body: dict) -> dict:
             name = f"{p.to_move} {st.action_to_string(a)}"
             line.append(name)
             st.apply_action(a)
-            frames.append({"caption": f"{k}. {name}", "svg": st.to_svg()})
+            frames.append({"caption": f"{k}. {name}", "svg": named(st.to_svg(), f"QANGO position after {k}. {name}, "
+                                                                          f"{str(st).splitlines()[-1]}")})
     out["line_text"] = line
     out["frames"] = frames
     return out
@@ -162,7 +173,7 @@ def draw(body: dict) -> dict:
             c = r * b.width + q
             row += "#" if c not in b.cells else "X" if x >> c & 1 else "O" if o >> c & 1 else "."
         rows.append(row)
-    svg, _ = hotspots(board_svg(b, x, o, title=b.title), b, [])
+    svg, _ = hotspots(board_svg(b, x, o, title=b.title), b, [], x, o, b.title)
     text = "/".join(rows)
     marks = {str(c): "X" if x >> c & 1 else "O" for c in b.cells if (x | o) >> c & 1}
     ready, why = True, ""

@@ -71,7 +71,7 @@ def svg_position(game, state=None, highlight: list[int] | None = None, title: st
         if labels:
             c, r = axial_to_offset(t, b.offset)
             out.append(f'<text x="{(cx - ox) * SCALE:.1f}" y="{(cy - oy - 0.55) * SCALE:.1f}" font-family="sans-serif" '
-                       f'font-size="8" text-anchor="middle" fill="#8a8170">{c},{r}</text>')
+                       f'font-size="8" text-anchor="middle" fill="#5c5547">{c},{r}</text>')  # 5.9:1 or more on every tile
     if state is not None:
         for si, owner in enumerate(state.owner):
             if owner < 0:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...shapes.hexgrid import side_xy, tile_polygon
-from ..picture import inject
+from ..picture import attr, inject, named
 from .svg import SCALE
 
 
@@ -20,6 +20,8 @@ def sides(svg: str, st) -> tuple[str, list]:
         seg = [round((x1 - ox) * SCALE, 1), round((y1 - oy) * SCALE, 1), round((x2 - ox) * SCALE, 1),
                round((y2 - oy) * SCALE, 1)]
         segs.append(seg)
+        label = attr(f"side {g.side_text(sd)}: show the placements covering it")
         lines.append(f'<line class="side" data-side="{si}" x1="{seg[0]}" y1="{seg[1]}" x2="{seg[2]}" y2="{seg[3]}" '
-                     'stroke="#000" stroke-opacity="0" stroke-width="9" stroke-linecap="round" style="cursor:pointer"/>')
-    return inject(svg, lines), segs
+                     'stroke="#000" stroke-opacity="0" stroke-width="9" stroke-linecap="round" style="cursor:pointer" '
+                     f'role="button" aria-label="{label}"/>')
+    return named(inject(svg, lines), "Tangle board; each side a button", "group"), segs

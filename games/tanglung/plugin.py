@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from ...generators.ids import Instance
     from ...play.start import Start
     from ..api import State
-    from .api import TanglungSolo
+    from .api import TanglungSolo, TanglungSoloState
 
 KIND = "tanglung-challenge"
 
@@ -74,11 +74,14 @@ class TanglungPlugin(GamePlugin):
         return self.start(Instance(KIND, ch, spec), spec, {})
 
     def picture(self, state: State, legal: list[int], humans: list[int]) -> Picture:
+        from ..picture import named  # start-up: the plugin module stays cheap to import
         from .web import hotspots  # start-up: the plugin module stays cheap to import
 
         if state.get_game().name == "tanglung-duel":
-            return Picture(state.to_svg())
-        svg, hot = hotspots(state.to_svg(), legal)
+            return Picture(named(state.to_svg(), "Tanglung duel grid", "group"))
+        e = cast("TanglungSoloState", state).engine
+        svg, hot = hotspots(state.to_svg(), legal, e.layout, e.lit, e.positions,
+                            f"Tanglung grid, {e.dark_count()} dark after {len(e.log)} moves")
         return Picture(svg, hot)
 
     def demo(self, out: str, seed: int) -> list[list[str]]:

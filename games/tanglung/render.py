@@ -27,8 +27,7 @@ _ORTHO = [(0, -1), (0, 1), (-1, 0), (1, 0)]
 _DIAG = [(-1, -1), (-1, 1), (1, -1), (1, 1)]
 
 
-def _symbol(kind: str, cx: float, cy: float) -> str:
-    col = "#222"
+def _symbol(kind: str, cx: float, cy: float, col: str = "#222") -> str:
     parts = []
     if kind in ("R", "B", "D", "C", "F"):
         dirs = {"R": _ORTHO, "B": _DIAG, "D": _ORTHO + _DIAG, "C": _ORTHO, "F": _ORTHO + _DIAG}[kind]
@@ -95,9 +94,10 @@ def svg_grid(
         op = "0.35" if is_lit else "0.9"
         out.append(f'<rect x="{x + 3}" y="{y + 3}" width="{CELL - 6}" height="{CELL - 6}" rx="8" '
                    f'fill="{fill}" fill-opacity="{op}" stroke="#333"/>')
-        out.append(_symbol(ch, x + CELL / 2, y + CELL / 2 - 6))
+        ink = "#111" if is_lit else "#fff"  # a dark card's name and symbol light: 6.5:1 on its grey
+        out.append(_symbol(ch, x + CELL / 2, y + CELL / 2 - 6, ink))
         out.append(f'<text x="{x + CELL / 2}" y="{y + CELL - 9}" text-anchor="middle" font-size="11" '
-                   f'fill="#111">{KINDS[ch]}</text>')
+                   f'fill="{ink}">{KINDS[ch]}</text>')
         if i == fan:
             out.append(f'<text x="{x + CELL - 14}" y="{y + 20}" font-size="16">F</text>')
         if i == start:

@@ -6,9 +6,9 @@ import re
 
 from ...errors import FormatError, TanglekitError
 from ...generators.ids import format_params, make_descriptive
-from ..picture import HOT, inject
+from ..picture import HOT, attr, inject, named
 from ..plugin import load_game
-from .cards import KINDS, default_card_set
+from .cards import EMPTY, KINDS, default_card_set
 from .ids import id_params
 from .layout import Layout
 from .render import svg_grid
@@ -16,15 +16,26 @@ from .rules import TanglungOptions
 from .solo_search import solve_solo
 
 
-def hotspots(svg: str, legal: list[int]) -> tuple[str, set[int]]:
+def hotspots(svg: str, legal: list[int], layout: Layout, lit: int | None = None, boxes=(),
+             name: str = "Tanglung grid") -> tuple[str, set[int]]:
     """Every card of the 4x4 grid clickable (the card rectangles are the 16 ``rx="8"`` rects, in
-    cell order); legal destinations marked ``legal``."""
+    cell order); legal destinations marked ``legal``. Each is named for screen readers by its
+    row, column, card, lit or dark, and the matchbox on it; the picture by ``name``."""
     rects = re.findall(r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" rx="8"', svg)
     if len(rects) != 16:
         return svg, set()
-    hot = [HOT.format(cls=" legal" if i in legal else "", a=i, x=x, y=y, w=w, h=h)
+
+    def label(i: int) -> str:
+        r, c = divmod(i, 4)
+        ch = layout[i]
+        card = "no card" if ch == EMPTY else KINDS[ch] + ("" if lit is None else ", lit" if lit >> i & 1 else ", dark")
+        box = [j for j, b in enumerate(boxes) if b == i]
+        here = "" if not box else ", the matchbox" if len(boxes) == 1 else f", matchbox {box[0]}"
+        return attr(f"row {r}, column {c}: {card}{here}")
+
+    hot = [HOT.format(cls=" legal" if i in legal else "", a=i, x=x, y=y, w=w, h=h, label=label(i))
            for i, (x, y, w, h) in enumerate(rects)]
-    return inject(svg, hot), set(range(16))
+    return named(inject(svg, hot), name, "group"), set(range(16))
 
 
 def check(body: dict) -> dict:
@@ -42,10 +53,13 @@ def check(body: dict) -> dict:
     frames = []
     if sol.solvable:
         st = load_game("tanglung-solo").new_initial_state_from({"layout": str(lay), "starts": [list(divmod(sol.start, 4))]})
-        frames.append({"caption": f"start on {sol.start // 4},{sol.start % 4}", "svg": st.to_svg()})
+        cap = f"start on {sol.start // 4},{sol.start % 4}"
+        frames.append({"caption": cap, "svg": named(st.to_svg(), f"Tanglung grid, {cap}")})
         for k, cell in enumerate(sol.path[1:], 1):
             st.apply_action(cell)
-            frames.append({"caption": f"{k}. {cell // 4},{cell % 4}", "svg": st.to_svg()})
+            cap = f"{k}. {cell // 4},{cell % 4}"
+            frames.append({"caption": cap, "svg": named(st.to_svg(), f"Tanglung grid after move {cap}, "
+                                                                     f"{st.engine.dark_count()} dark")})
     out["frames"] = frames
     out["answer"] = (f"solvable in {sol.moves} moves from {sol.start // 4},{sol.start % 4} "
                      f"({sol.optimal_tours} optimal tours)" if sol.solvable else "cannot be won from either Rooster")
@@ -81,7 +95,7 @@ def draw(body: dict) -> dict:
             grid[int(k)] = v.upper()
         text = "".join(grid)
     lay = Layout.parse(text or "..../..../..../....")
-    svg, _ = hotspots(svg_grid(lay, labels=True), [])
+    svg, _ = hotspots(svg_grid(lay, labels=True), [], lay, name="Tanglung layout being entered")
     cs = default_card_set()
     placed = {k: sum(1 for i in range(16) if lay[i] == k) for k in KINDS}
     left = sum(1 for i in range(16) if lay[i] == ".")

@@ -7,6 +7,7 @@ import re
 from ...errors import FormatError, TanglekitError
 from ...shapes.render import svg_shape, svg_tiling
 from ...solver.tiling import solve_tiling
+from ..picture import attr, named
 from ..plugin import load_game
 from .cards import PAINT, default_deck
 from .solo import MIDDLE as SOLO_MIDDLE
@@ -34,16 +35,20 @@ def zangle_tiling(deck, action) -> dict | None:
                      labels=list(letters[: len(pieces)]), unit=26.0)
     key = ", ".join(f"{letters[i]} = {c.id}" for i, c in enumerate(pieces))
     z = f" with {', '.join(action.z)}" if action.z else ""
-    return {"text": f"{action.target}: {key}{z}", "svg": svg}
+    return {"text": f"{action.target}: {key}{z}",
+            "svg": named(svg, f"how the pieces of the last Zangle tile {action.target} (named beside it)")}
 
 
 def card_svg(card, unit: float = 16.0) -> str:
-    """One Zangle card's shape in its colour (a Z card as a large Z)."""
+    """One Zangle card's shape in its colour (a Z card as a large Z), hidden from screen readers:
+    the card's id is written under it."""
     if card.shape is None:
-        return ('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" viewBox="0 0 40 40">'
-                '<text x="20" y="31" font-size="30" font-weight="bold" text-anchor="middle" '
-                'font-family="sans-serif" fill="#555">Z</text></svg>')
+        return ('<svg xmlns="http://www.w3.org/2000/svg" aria-hidden="true" width="40" height="40" viewBox="0 0 40 40">'
+                # a Z drawn as a stroke, not as text: the card's name is the id written under it
+                '<path d="M9 8 H31 L9 32 H31" fill="none" stroke="#555" stroke-width="5" '
+                'stroke-linejoin="round" stroke-linecap="round"/></svg>')
     svg = svg_shape(card.shape.normalized(), fill=PAINT.get(card.colour, "#999999"), unit=unit)
+    svg = svg.replace("<svg ", '<svg aria-hidden="true" ', 1)
     return re.sub(r'<rect [^>]*fill="#ffffff"/>', "", svg, count=1)  # no background: the card shows
 
 
@@ -64,19 +69,23 @@ def _esc(t: str) -> str:
     return str(t).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def zangle_table_html(st, places: list[dict] | None = None) -> str:
+def zangle_table_html(st, places: list[dict] | None = None, buttons: bool = True) -> str:
     """The Zangle table as HTML cards: the middle, each pile's face-up top with the number of
-    face-down cards under it, the draw pile's size; face-up cards carry their place number."""
+    face-down cards under it, the draw pile's size; face-up cards carry their place number (and,
+    with ``buttons``, the role of a button named by the place and card, for screen readers)."""
     e = st.engine
     places = zangle_places(st) if places is None else places
     by_place = {p["place"]: p for p in places}
+
+    def role(where: str, p: dict) -> str:
+        return f' role="button" aria-label="{attr(where)}: {attr(p["card"])}"' if buttons else ""
 
     def card(p: dict | None, where: str, note: str = "") -> str:
         if p is None:
             return (f'<div class="slot"><div class="where">{_esc(where)}</div><div class="card empty">empty</div>'
                     f'<div class="note">{_esc(note)}</div></div>')
         return (f'<div class="slot"><div class="where">{_esc(where)}</div>'
-                f'<div class="card" data-place="{p["place"]}" data-card="{_esc(p["card"])}">{p["svg"]}'
+                f'<div class="card" data-place="{p["place"]}" data-card="{_esc(p["card"])}"{role(where, p)}>{p["svg"]}'
                 f'<div class="cid">{_esc(p["card"])}</div></div><div class="note">{_esc(note)}</div></div>')
 
     rows = []
@@ -92,7 +101,10 @@ def zangle_table_html(st, places: list[dict] | None = None) -> str:
                                                                           f"{e.phase} phase")
         rows.append(f'<div class="small">{sum(len(p) for p in e.piles)} cards left in the piles; {state}</div>')
     else:
-        rows.append('<div class="zrow">' + "".join(card(p, p["where"]) for p in places) + "</div>")
+        for side in ("middle", "own"):  # the middle's cards, then the person's own
+            row = [card(p, p["where"]) for p in places if p["where"].split()[0] == side]
+            if row:
+                rows.append('<div class="zrow">' + "".join(row) + "</div>")
         rows.append(f'<pre class="small">{_esc(st.observation_string(max(st.current_player(), 0)))}</pre>')
     return '<div class="ztable">' + "".join(rows) + "</div>"
 
@@ -152,10 +164,10 @@ def check_zangle(body: dict) -> dict:
     opts = deal.options.to_json()
     opts.pop("max_turns", None)
     st = load_game("zangle-solo", **opts).new_initial_state_from(deal)
-    frames = [{"caption": "the deal", "svg": zangle_table_html(st)}]
+    frames = [{"caption": "the deal", "svg": zangle_table_html(st, buttons=False)}]
     for k, a in enumerate(res.line, 1):
         st.apply_action(st.action_of(a))
-        frames.append({"caption": f"{k}. {a}", "svg": zangle_table_html(st)})
+        frames.append({"caption": f"{k}. {a}", "svg": zangle_table_html(st, buttons=False)})
     out["frames"] = frames
     n, st_ = len(res.line), f"{res.states:,} state{'s' if res.states != 1 else ''}"
     out["answer"] = (f"unknown: the solver stopped after {st_}" if res.solvable is None else

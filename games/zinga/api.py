@@ -48,6 +48,8 @@ DIE, CLAIM, ANNOUNCE, BONUS, CORRECT = 10, 100, 200, 300, 1000
 SIMPLE_TEXT = {PASS: "pass", GO: "go", STOP: "stop", CANCEL: "cancel", ACCEPT: "accept", TAKE: "take",
                SILENT: "silent", BONUS_SKIP: "bonus skip"}
 PAINT = {"red": "#d62728", "orange": "#ff7f0e", "yellow": "#e6c300", "green": "#2ca02c", "blue": "#1f77b4"}
+#: the numbers' colour on each paint: the one with the higher contrast (at least 4.8:1 on every paint)
+INK = {"red": "white", "orange": "black", "yellow": "black", "green": "black", "blue": "white"}
 
 
 class ZingaTable:
@@ -366,7 +368,7 @@ class ZingaState(EngineState):
                 out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" '
                            f'fill="{PAINT[COLOURS[code // 12]]}" stroke="black"/>')
                 out.append(f'<text x="{x + cell / 2}" y="{y + cell / 2 + 5}" font-size="14" '
-                           f'text-anchor="middle" fill="white">{code % 12 + 1}</text>')
+                           f'text-anchor="middle" fill="{INK[COLOURS[code // 12]]}">{code % 12 + 1}</text>')
                 if ps.ticked >> i & 1:
                     out.append(f'<path d="M{x + 6},{y + 6} L{x + cell - 6},{y + cell - 6} M{x + cell - 6},{y + 6} '
                                f'L{x + 6},{y + cell - 6}" stroke="black" stroke-width="3"/>')

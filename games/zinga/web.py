@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from ..picture import HOT, inject
+from ..picture import HOT, attr, inject, named
+from .rules import name_of
 
 
 def hotspots(svg: str, st, humans: list[int], legal: list[int]) -> tuple[str, set[int]]:
@@ -13,10 +14,9 @@ def hotspots(svg: str, st, humans: list[int], legal: list[int]) -> tuple[str, se
     g = st.engine.game
     rects = re.findall(r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" fill="#[0-9a-fA-F]{6}" '
                        r'stroke="black"/>', svg)
-    if len(rects) != 25 * g.n:
-        return svg, set()
-    if not humans:
-        return svg, set()
+    name = f"Zinga sheets of {g.n} players"
+    if len(rects) != 25 * g.n or not humans:
+        return named(svg, name, "group"), set()
     me = st.current_player() if st.current_player() in humans else humans[0]
     legal_set = set(legal)
     hot, covered = [], set()
@@ -26,5 +26,9 @@ def hotspots(svg: str, st, humans: list[int], legal: list[int]) -> tuple[str, se
         if a in legal_set:
             covered.add(a)
         x, y, w, h = rects[25 * me + i]
-        hot.append(HOT.format(cls=" legal" if a in legal_set else "", a=a, x=x, y=y, w=w, h=h))
-    return inject(svg, hot), covered
+        r, c = divmod(i, 5)
+        ticked = ", ticked" if g.players[me].ticked >> i & 1 else ""
+        label = attr(f"row {r}, column {c}: {name_of(code)}{ticked}"
+                     + (f"; {st.action_to_string(a)}" if a in legal_set else ""))
+        hot.append(HOT.format(cls=" legal" if a in legal_set else "", a=a, x=x, y=y, w=w, h=h, label=label))
+    return named(inject(svg, hot), f"{name}; the cells of player {me}'s sheet are buttons", "group"), covered

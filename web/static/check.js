@@ -388,7 +388,8 @@ function deckDraw() {
     const where = used[d.dataset.card];
     d.classList.toggle("used", !!where);
     if (where) d.setAttribute("aria-disabled", "true"); else d.removeAttribute("aria-disabled");
-    d.setAttribute("aria-label", where ? `${d.dataset.card}, placed in ${where}` : `${d.dataset.card}: put it in ${activeZone}`);
+    const shown = (d.dataset.shown ||= d.innerText.trim().replace(/\s+/g, " ") || d.dataset.card);  // the name starts with the visible text
+    d.setAttribute("aria-label", where ? `${shown}, placed in ${where}` : `${shown}: put it in ${activeZone}`);
   });
 }
 

@@ -32,11 +32,11 @@ function animate(frames, box, caption, controls) {
   const play = () => { stop(); timer = setInterval(() => { if (k < frames.length - 1) { k++; show(); } else stop(); }, 700); };
   controls.innerHTML = "";
   controls.append(
-    el("button", {id: "anim-first", onclick: () => { stop(); k = 0; show(); }}, "|<"),
-    el("button", {id: "anim-prev", onclick: () => { stop(); if (k > 0) k--; show(); }}, "<"),
-    el("button", {id: "anim-play", onclick: play}, "play"),
-    el("button", {id: "anim-next", onclick: () => { stop(); if (k < frames.length - 1) k++; show(); }}, ">"),
-    el("button", {id: "anim-last", onclick: () => { stop(); k = frames.length - 1; show(); }}, ">|"));
+    el("button", {id: "anim-first", "aria-label": "first step", onclick: () => { stop(); k = 0; show(); }}, "|<"),
+    el("button", {id: "anim-prev", "aria-label": "previous step", onclick: () => { stop(); if (k > 0) k--; show(); }}, "<"),
+    el("button", {id: "anim-play", "aria-label": "play the steps", onclick: play}, "play"),
+    el("button", {id: "anim-next", "aria-label": "next step", onclick: () => { stop(); if (k < frames.length - 1) k++; show(); }}, ">"),
+    el("button", {id: "anim-last", "aria-label": "last step", onclick: () => { stop(); k = frames.length - 1; show(); }}, ">|"));
   if (frames.length) { show(); if (frames.length > 1) play(); }
   return stop;
 }
