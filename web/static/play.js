@@ -106,8 +106,11 @@ function render(v) {
   const res = $("#result");
   res.textContent = v.result || "";
   res.className = v.result && !v.solved && /not solved|winner|draw/.test(v.result) ? "lost" : "";
+  const scroll = $("#board").scrollLeft;
   $("#board").innerHTML = v.svg;
   $("#board").className = v.game;
+  fitBoard();
+  $("#board").scrollLeft = scroll;
   sel = {target: null, pieces: new Set()};
   chosen = new Set();
   const zb = $("#zangle");
@@ -292,9 +295,43 @@ function setupBoard(v) {
     });
     e.addEventListener("blur", () => { if (e.dataset.side !== undefined) drawSides([], "", "", "focus"); });
   }
-  const first = items.find((e) => e.dataset.k === focusKey) || [...legal][0] || items[0];
+  const covered = new Set(v.sides ? v.buttons.flatMap((b) => b.sides || []) : []);
+  const playable = items.filter((e) => legal.has(e) || (e.dataset.side !== undefined && covered.has(+e.dataset.side)));
+  let first = items.find((e) => e.dataset.k === focusKey);
+  if (!first && playable.length) {  // the playable spot nearest the middle of them all
+    const cs = playable.map((e) => { const r = e.getBoundingClientRect(); return [e, r.left + r.width / 2, r.top + r.height / 2]; });
+    const mx = cs.reduce((t, c) => t + c[1], 0) / cs.length, my = cs.reduce((t, c) => t + c[2], 0) / cs.length;
+    first = cs.reduce((b, c) => (Math.hypot(c[1] - mx, c[2] - my) < Math.hypot(b[1] - mx, b[2] - my) ? c : b))[0];
+  }
+  first = first || items[0];
   if (first) first.setAttribute("tabindex", "0");
 }
+
+function fitBoard() {
+  // on a phone, a board whose spots would be under 40 px is drawn larger (it scrolls sideways in
+  // its own box; the page does not)
+  const svg = document.querySelector("#board > svg");
+  $("#fitnote").hidden = true;
+  if (!svg) return;
+  svg.style.width = "";
+  svg.style.maxWidth = "";
+  if (window.innerWidth >= 700) return;
+  // the size of a spot: a rectangle's shorter side; a side area's short diagonal (the side itself)
+  const k = svg.getBoundingClientRect().width / (svg.viewBox.baseVal && svg.viewBox.baseVal.width || svg.width.baseVal.value || 1);
+  const sizes = [...svg.querySelectorAll(".hot, .side")].map((e) => {
+    if (e.dataset.side !== undefined && view.sides) { const [x1, y1, x2, y2] = view.sides[+e.dataset.side]; return Math.hypot(x2 - x1, y2 - y1) * k; }
+    const r = e.getBoundingClientRect(); return Math.min(r.width, r.height);
+  }).filter((x) => x > 0).sort((a, b) => a - b);
+  if (!sizes.length) return;
+  const small = sizes[Math.floor(sizes.length / 2)];
+  if (small >= 40) return;
+  const w = svg.getBoundingClientRect().width;
+  if (!fitScreen) { svg.style.width = Math.round(w * Math.min(40 / small, 2.5)) + "px"; svg.style.maxWidth = "none"; }
+  $("#fitbutton").textContent = fitScreen ? "enlarge the board for touch" : "fit the board to the screen";
+  $("#fitnote").hidden = false;
+}
+let fitScreen = false;
+window.addEventListener("resize", () => { if (view) fitBoard(); });
 
 function currentItem() {
   const items = boardItems();
@@ -420,21 +457,19 @@ function coverOf(b) { return new Set(b.sides || []); }
 async function chooseSide(si) {
   if (!view.human_to_move) { $("#message").textContent = "refused: " + (view.finished ? "the game is over" : "it is not your turn"); return; }
   const covering = (set) => view.buttons.filter((b) => { const s = coverOf(b); return [...set].every((x) => s.has(x)); });
-  if (chosen.has(si)) chosen.delete(si);
-  else {
-    const more = new Set([...chosen, si]);
-    chosen = covering(more).length ? more : new Set([si]);
-  }
+  if (chosen.has(si)) { chosen.delete(si); sidesChanged(); return; }
+  const more = new Set([...chosen, si]);
+  if (covering(more).length) { chosen = more; sidesChanged(); return; }
+  if (covering(new Set([si])).length) { chosen = new Set([si]); sidesChanged(); return; }
+  // no legal placement covers it: the engine says why, for one placement that would
+  chosen = new Set();
   sidesChanged();
-  if (chosen.size === 1 && chosen.has(si) && !covering(chosen).length) {
-    // no legal placement covers it: the engine says why, for one placement that would
-    const probe = (view.side_probe || [])[si];
-    if (probe !== undefined && probe >= 0) {
-      const r = await call("move", {action: probe}, {what: "asking why", onError: (m) => {
-        $("#message").textContent = `No placement can cover side ${sideName(si)}: ${m.replace(/^illegal: /, "")}`; }});
-      if (r) afterStep(r);  // (cannot happen: the probe is not legal)
-    } else $("#message").textContent = `No placement can cover side ${sideName(si)}.`;
-  }
+  const probe = (view.side_probe || [])[si];
+  if (probe !== undefined && probe >= 0) {
+    const r = await call("move", {action: probe}, {what: "asking why", onError: (m) => {
+      $("#message").textContent = `No placement can cover side ${sideName(si)}: ${m.replace(/^illegal: /, "")}`; }});
+    if (r) afterStep(r);  // (not expected: the probe is not legal)
+  } else $("#message").textContent = `No placement can cover side ${sideName(si)}.`;
 }
 
 function sidesChanged() {
@@ -444,10 +479,24 @@ function sidesChanged() {
   const shown = [...document.querySelectorAll("#buttons button")].filter((b) => !b.hidden && b.dataset.sides);
   const names = [...chosen].map(sideName).join(" and ");
   $("#pickinfo").textContent = chosen.size
-    ? `${shown.length} placement${shown.length === 1 ? "" : "s"} cover side${chosen.size === 1 ? "" : "s"} ${names}` +
+    ? `${shown.length} placement${shown.length === 1 ? " covers" : "s cover"} side${chosen.size === 1 ? "" : "s"} ${names}` +
       (shown.length ? ": choose one below (hover or focus one to see it on the board), or choose another side to narrow them" : "")
     : (view.human_to_move ? "Choose a side on the board (click it, or Tab to the board, arrows, Enter); the placements covering it appear here." : "");
   if (chosen.size) $("#message").textContent = "";
+  document.body.classList.toggle("choosing", chosen.size > 0);
+  $("#choices-close").hidden = !chosen.size;
+}
+
+function showOnBoard(list) {
+  // a small screen with the choices over the board's lower part: the placement in the upper part
+  const els = list.map((si) => document.querySelector(`#board [data-side="${si}"]`)).filter(Boolean);
+  if (!els.length) return;
+  const rs = els.map((e) => e.getBoundingClientRect());
+  const x = (Math.min(...rs.map((r) => r.left)) + Math.max(...rs.map((r) => r.right))) / 2;
+  const y = (Math.min(...rs.map((r) => r.top)) + Math.max(...rs.map((r) => r.bottom))) / 2;
+  const b = $("#board"), br = b.getBoundingClientRect();
+  b.scrollLeft += x - (br.left + br.width / 2);
+  window.scrollBy(0, y - window.innerHeight * 0.3);
 }
 
 function tangleSetup(v) {
@@ -457,7 +506,10 @@ function tangleSetup(v) {
   document.querySelectorAll("#buttons button").forEach((btn) => {
     const s = bySides.get(btn.dataset.action);
     if (s && s.length) btn.dataset.sides = s.join(" ");
-    const show = () => drawSides(s || [], "#b35c00", "6 3", "preview");
+    const show = (ev) => {
+      drawSides(s || [], "#b35c00", "6 3", "preview");
+      if (ev.type === "focus" && s && s.length && window.innerWidth < 700) showOnBoard(s);
+    };
     const hide = () => drawSides([], "", "", "preview");
     btn.addEventListener("mouseenter", show);
     btn.addEventListener("focus", show);
@@ -488,6 +540,7 @@ document.addEventListener("keydown", (e) => {
   const inField = t && t.matches && t.matches("input, textarea, select");
   if (e.key === "Escape") {
     if (playing) playing.stop = true;
+    else if (chosen.size) $("#choices-close").click();
     else clearChoice();
     return;
   }
@@ -526,4 +579,11 @@ $("#answer").addEventListener("click", showAnswer);
 $("#stop").addEventListener("click", () => { if (playing) playing.stop = true; });
 $("#zangle-go").addEventListener("click", () => { const a = zangleAction(); if (a !== null) move(a); });
 $("#zangle-clear").addEventListener("click", clearChoice);
+$("#choices-close").addEventListener("click", () => {
+  const si = [...chosen][0];
+  clearChoice();
+  const s = si !== undefined && document.querySelector(`#board [data-side="${si}"]`);
+  if (s) s.focus();
+});
+$("#fitbutton").addEventListener("click", () => { fitScreen = !fitScreen; fitBoard(); });
 load();
