@@ -11,6 +11,7 @@ let playing = null;      // the answer being played: {stop}
 let loadFailed = false, restartable = false;
 let focusKey = null, focusCentre = null;  // the board spot with the keyboard focus (kept over a redraw)
 let lastFocus = null, busyTimer = null;
+let answerNote = "";     // how the last answer ended (until the next move)
 
 const WHAT = {state: "loading the position (a new puzzle is generated on first use)", move: "playing the move",
               undo: "undoing", hint: "looking for a hint", answer: "working out the answer"};
@@ -71,7 +72,7 @@ function setControls() {
   const why = ok ? view.answer_why : "no position";
   $("#answer").disabled = locked || !!why;
   $("#answer").title = why ? `no answer to show: ${why}` : "show the answer (a)";
-  if (!playing) $("#answerinfo").textContent = ok && why && !view.finished ? `No answer to show: ${why}.` : "";
+  if (!playing) $("#answerinfo").textContent = answerNote || (ok && why && !view.finished ? `No answer to show: ${why}.` : "");
   $("#stop").hidden = !playing;
   document.querySelectorAll("#buttons button, #zangle button").forEach((b) => { b.disabled = locked || !ok; });
 }
@@ -175,6 +176,7 @@ async function load() {
 }
 
 async function move(action) {
+  answerNote = "";
   if (busy || playing || !view) return;
   if (!view.human_to_move) { $("#message").textContent = view.finished ? "refused: the game is over" : "refused: it is not your turn"; return; }
   const v = await call("move", {action});
@@ -192,6 +194,7 @@ function afterStep(v) {
 }
 
 async function undo() {
+  answerNote = "";
   if (busy || playing || !view || !view.moves.length) return;
   const before = view.moves.slice();
   const v = await call("undo");
@@ -201,6 +204,7 @@ async function undo() {
 }
 
 async function redo() {
+  answerNote = "";
   if (busy || playing || !redoStack.length) return;
   const target = redoStack[redoStack.length - 1];
   // forward to the next person's move along the undone line (a restart's line comes back whole)
@@ -211,6 +215,7 @@ async function redo() {
 }
 
 async function restart() {
+  answerNote = "";
   if (busy || playing) return;
   if (view && !view.moves.length) return;
   const before = view ? view.moves.slice() : null;
@@ -231,6 +236,7 @@ async function showAnswer() {
   if (busy || playing || !view || view.answer_why) return;
   playing = {stop: false};
   redoStack = [];
+  answerNote = "";
   setControls();
   $("#stop").focus();
   let played = 0, last = "";
@@ -250,7 +256,7 @@ async function showAnswer() {
       last = data.reason;
       if (data.done || !data.steps.length) break;
     }
-    $("#answerinfo").textContent = playing.stop ? `Answer stopped after ${played} step${played === 1 ? "" : "s"}.`
+    answerNote = playing.stop ? `Answer stopped after ${played} step${played === 1 ? "" : "s"}.`
       : `Answer: ${played} step${played === 1 ? "" : "s"} played; ${last}.`;
   } finally {
     playing = null;

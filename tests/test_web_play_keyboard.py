@@ -1,0 +1,313 @@
+"""The play page driven by the keyboard alone (Tab to the board, arrows between its spots, Enter or
+Space to act, u/r/t/h/a for the controls) at phone and desktop size; redo, restart and the answer;
+the error states of a bad ID and of illegal moves in the address; Tangle's side-then-placement
+choice; no sideways page scroll on a phone. Uses tests/browser_kit.py (skipped without a browser)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
+
+from browser_kit import *  # noqa: E402,F401,F403  (the server, the browser and the helpers)
+from browser_kit import (  # noqa: E402
+    DESKTOP, PHONE, POLL, WAIT, By, Keys, WebDriverWait, _log_len, _open, _text, _wait_log, _wait_text, focused,
+    press, set_window,
+)
+
+TANGLUNG = "tanglung:solo:CRBF/HDFR/BHFB/RHDC"  # solvable in 14 moves from 0,0 (descriptive: no generation)
+QANGO = "qango:6:k2:.X.OOX/O....O/XO.X../..XO../X...../....X."  # O to move wins in 2
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
+
+
+def _idle(d) -> None:
+    WebDriverWait(d, WAIT, poll_frequency=POLL).until(lambda dr: not _text(dr, "#busy"))
+
+
+def _tab_to_board(d, limit: int = 12):
+    """Tab from the top of the page until a spot of the board has the focus; that spot."""
+    d.execute_script("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
+    for _ in range(limit):
+        press(d, Keys.TAB)
+        if d.execute_script("return !!document.activeElement.closest('#board [data-k]')"):
+            return focused(d)
+    raise AssertionError("Tab never reached the board")
+
+
+def _centre(d, e) -> tuple[float, float]:
+    r = d.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]", e)
+    return r[0], r[1]
+
+
+def _arrow_to(d, css: str, limit: int = 30):
+    """Move the focus with the arrow keys (one step at a time, toward the spot) onto ``css``."""
+    target = d.find_element(By.CSS_SELECTOR, css)
+    for _ in range(limit):
+        if focused(d) == target:
+            return target
+        (x0, y0), (x1, y1) = _centre(d, focused(d)), _centre(d, target)
+        dx, dy = x1 - x0, y1 - y0
+        key = (Keys.ARROW_RIGHT if dx > 0 else Keys.ARROW_LEFT) if abs(dx) >= abs(dy) else (Keys.ARROW_DOWN if dy > 0 else Keys.ARROW_UP)
+        before = focused(d)
+        press(d, key)
+        assert focused(d) != before, f"the arrow key {key!r} moved the focus nowhere"
+    raise AssertionError(f"the arrows never reached {css}")
+
+
+def _no_sideways_scroll(d) -> None:
+    width = d.execute_script("return document.documentElement.clientWidth")
+    assert d.execute_script("return document.documentElement.scrollWidth") <= width
+
+
+def _undo_redo_restart(d, n: int) -> None:
+    """u takes back the last person's move, r plays it again, t goes back to the start."""
+    assert n > 0 and _log_len(d) == n
+    press(d, "u")
+    _idle(d)
+    assert _log_len(d) < n
+    assert d.find_element(By.ID, "redo").is_enabled()
+    press(d, "r")
+    _wait_log(d, n)
+    assert not d.find_element(By.ID, "redo").is_enabled()
+    press(d, "t")
+    _wait_log(d, 0)
+    assert "moves=" not in d.current_url
+    press(d, "r")  # a restart can be taken back too
+    _wait_log(d, n)
+
+
+@pytest.fixture(params=list(SIZES))
+def size(request, driver):
+    set_window(driver, SIZES[request.param])
+    yield request.param
+    set_window(driver, DESKTOP)
+
+
+def test_tanglung_by_keyboard(driver, base, size):
+    _open(driver, base, TANGLUNG)
+    spot = _tab_to_board(driver)
+    # the focused spot is a named button, with a visible ring
+    assert spot.get_attribute("role") == "button" and spot.get_attribute("aria-label") == "0,1"
+    ring = driver.execute_script("return getComputedStyle(arguments[0]).stroke", spot)
+    assert ring not in ("none", ""), ring
+    # from 0,1 (a legal move of the Rooster on 0,0) down to 1,1 and left to 1,0
+    press(driver, Keys.ARROW_DOWN)
+    assert focused(driver).get_attribute("data-action") == "5"
+    press(driver, Keys.ARROW_LEFT)
+    assert focused(driver).get_attribute("data-action") == "4"
+    press(driver, Keys.ENTER)
+    _wait_log(driver, 1)
+    assert focused(driver).get_attribute("data-action") == "4"  # the focus stays on the board
+    press(driver, Keys.ARROW_UP, Keys.ARROW_RIGHT)  # to 0,1: not a legal move from 1,0 (a Horse)
+    press(driver, " ")
+    msg = _wait_text(driver, "#message", "illegal")
+    assert "cannot move to 0,1" in msg
+    _undo_redo_restart(driver, 1)
+    _no_sideways_scroll(driver)
+    if size == "phone":  # board spots of at least 40 px
+        w = driver.execute_script("return arguments[0].getBoundingClientRect().width", focused(driver))
+        assert w >= 40
+
+
+def test_qango_puzzle_by_keyboard(driver, base, size):
+    _open(driver, base, QANGO)
+    spot = _tab_to_board(driver)
+    assert spot.get_attribute("aria-label").endswith("(not legal now)") is False
+    _arrow_to(driver, '#board .hot[data-action="2"]')  # 0,2: empty
+    press(driver, Keys.ENTER)
+    _wait_log(driver, 2)  # O's move and the perfect bot's reply
+    _undo_redo_restart(driver, 2)
+    # the hint by its key (from the start again), then the hinted cell played from the keyboard
+    press(driver, "t")
+    _wait_log(driver, 0)
+    press(driver, "h")
+    assert _wait_text(driver, "#hinttext", "hint:").startswith("hint: ")
+    hinted = driver.find_element(By.CSS_SELECTOR, "#board .hot.hinted").get_attribute("data-action")
+    _tab_to_board(driver)
+    _arrow_to(driver, f'#board .hot[data-action="{hinted}"]')
+    press(driver, Keys.ENTER)
+    _wait_log(driver, 2)
+    _no_sideways_scroll(driver)
+
+
+def test_zinga_by_keyboard(driver, base, size):
+    _open(driver, base, "zinga")
+    spot = _tab_to_board(driver)
+    assert "legal" in spot.get_attribute("class")  # the roving spot starts on a legal cell
+    n0 = _log_len(driver)
+    press(driver, Keys.ENTER)
+    WebDriverWait(driver, WAIT, poll_frequency=POLL).until(lambda d: _log_len(d) > n0 and not _text(d, "#busy"))
+    n = _log_len(driver)
+    press(driver, "u")
+    _wait_log(driver, n0)
+    press(driver, "r")
+    _wait_log(driver, n)
+    press(driver, "t")
+    _wait_log(driver, n0)  # the start's chance moves stay
+    # a refusal says why: a cell that is not legal now
+    cells = [e for e in driver.find_elements(By.CSS_SELECTOR, "#board .hot") if "legal" not in e.get_attribute("class")]
+    if cells:
+        _tab_to_board(driver)
+        _arrow_to(driver, f'#board .hot[data-action="{cells[0].get_attribute("data-action")}"]')
+        press(driver, Keys.ENTER)
+        assert "cannot" in _wait_text(driver, "#message", "illegal")
+    _no_sideways_scroll(driver)
+
+
+def test_tangle_side_then_placement_by_keyboard(driver, base, size):
+    _open(driver, base, "tangle")
+    assert not [b for b in driver.find_elements(By.CSS_SELECTOR, "#buttons button") if b.is_displayed()]  # no wall of buttons
+    spot = _tab_to_board(driver)
+    assert spot.get_attribute("aria-label").startswith("side ")
+    side = spot.get_attribute("data-side")
+    press(driver, Keys.ENTER)  # choose the side: the placements covering it appear
+    info = _wait_text(driver, "#pickinfo", "cover")
+    shown = [b for b in driver.find_elements(By.CSS_SELECTOR, "#buttons button") if b.is_displayed()]
+    assert 0 < len(shown) < 80 and info.startswith(f"{len(shown)} placement")
+    assert all(side in b.get_attribute("data-sides").split() for b in shown)
+    for _ in range(4):  # Tab on to the first placement (past the board's zoom button on a phone)
+        press(driver, Keys.TAB)
+        if focused(driver) == shown[0]:
+            break
+    assert focused(driver) == shown[0]
+    assert driver.find_elements(By.CSS_SELECTOR, "#board #overlay .preview")  # drawn on the board
+    name = shown[0].text
+    press(driver, Keys.ENTER)
+    _wait_log(driver, 2)  # the placement and the bot's reply
+    assert _text(driver, "#log").startswith("P0: " + name)
+    _undo_redo_restart(driver, 2)
+    _no_sideways_scroll(driver)
+
+
+def test_tangle_side_then_placement_by_mouse_and_reason_for_a_side_without_placements(driver, base):
+    _open(driver, base, "tangle")
+    far = driver.find_element(By.CSS_SELECTOR, '#board .side[aria-label="side 0,0:4"]')  # far from the Center Star
+    driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", far)
+    msg = _wait_text(driver, "#message", "No placement can cover side 0,0:4")
+    assert "Center Star" in msg  # the engine's reason
+    star = driver.find_element(By.CSS_SELECTOR, '#board .side[aria-label="side 4,5:0"]')
+    star.click()
+    _wait_text(driver, "#pickinfo", "cover side 4,5:0")
+    b = next(b for b in driver.find_elements(By.CSS_SELECTOR, "#buttons button") if b.is_displayed() and b.text.startswith("V2"))
+    name = b.text
+    b.click()
+    _wait_log(driver, 2)
+    assert _text(driver, "#log").startswith("P0: " + name)
+
+
+def test_zangle_by_keyboard(driver, base, size):
+    from tanglekit.web.session import open_session
+
+    spec = _zangle_spec()
+    st = open_session(spec, []).state
+    zangles = [a for a in st.legal_actions() if a >= 1024]
+    assert zangles
+    a = zangles[0]
+    t, mask = (a - 1024) % 128, (a - 1024) // 128
+    _open(driver, base, spec)
+    _tab_to_board(driver)
+    _arrow_to(driver, f'#board .card[data-place="{t}"]')
+    press(driver, Keys.ENTER)  # the target
+    assert focused(driver).get_attribute("aria-pressed") == "true"
+    for p in range(16):
+        if mask >> p & 1 and p != t:
+            _arrow_to(driver, f'#board .card[data-place="{p}"]')
+            press(driver, " ")
+    press(driver, "z")
+    _wait_log(driver, 1)
+    _undo_redo_restart(driver, 1)
+    _no_sideways_scroll(driver)
+
+
+def _zangle_spec() -> str:
+    return ZANGLE_SHARE
+
+
+ZANGLE_SHARE = "zangle:solo,piles=5:2h2a0r.061z18382t0v0q.0w.013b.0h0b34.1l2b1y21.19321a0p0g"  # the deal of zangle:solo,piles=5,easy#1
+
+
+def test_answer_plays_a_solo_challenge_to_solved(driver, base):
+    _open(driver, base, TANGLUNG)
+    press(driver, Keys.TAB)  # the page has the focus
+    press(driver, "a")
+    assert driver.find_element(By.ID, "stop").is_displayed()
+    # while it plays, the other controls are disabled
+    assert not driver.find_element(By.ID, "undo").is_enabled() or _log_len(driver) == 0
+    result = _wait_text(driver, "#result", "solved", timeout=90)
+    assert result == "solved in 14 moves (fewest moves: 14)"
+    WebDriverWait(driver, WAIT, poll_frequency=POLL).until(lambda d: not d.find_element(By.ID, "stop").is_displayed())
+    assert _log_len(driver) == 14
+    assert "14 steps played" in _text(driver, "#answerinfo")
+    assert not driver.find_element(By.ID, "answer").is_enabled()  # over: nothing left to show
+
+
+def test_answer_disabled_with_a_reason_in_a_free_game(driver, base):
+    _open(driver, base, "zinga")
+    assert not driver.find_element(By.ID, "answer").is_enabled()
+    assert "free game has no goal" in _text(driver, "#answerinfo")
+
+
+def test_answer_can_be_stopped(driver, base):
+    _open(driver, base, TANGLUNG)
+    driver.find_element(By.ID, "answer").click()
+    WebDriverWait(driver, WAIT, poll_frequency=POLL).until(lambda d: _log_len(d) >= 2)
+    press(driver, Keys.ESCAPE)
+    WebDriverWait(driver, WAIT, poll_frequency=POLL).until(lambda d: "stopped" in _text(d, "#answerinfo"))
+    n = _log_len(driver)
+    assert 2 <= n < 14
+    time.sleep(1.0)
+    assert _log_len(driver) == n
+    assert driver.find_element(By.ID, "undo").is_enabled()
+
+
+def _error_page(d, base: str, path: str) -> str:
+    d.get(base + path)
+    return WebDriverWait(d, WAIT, poll_frequency=POLL).until(lambda dr: _text(dr, "#message"))
+
+
+@pytest.mark.parametrize("path, want", [
+    ("/play/qango:6:zz", "qango"),
+    ("/play/nosuchgame", "not a game or ID"),
+])
+def test_bad_id_shows_the_error_with_the_controls_disabled(driver, base, path, want):
+    msg = _error_page(driver, base, path)
+    assert want in msg
+    _idle(driver)
+    assert "loading" not in _text(driver, "#board")
+    assert "No position to show" in _text(driver, "#board")
+    for b in ("undo", "redo", "restart", "hint", "answer"):
+        assert not driver.find_element(By.ID, b).is_enabled(), b
+    assert _log_len(driver) == 0 and _text(driver, "#result") == "" and _text(driver, "#prompt") == ""
+
+
+def test_illegal_moves_in_the_address_show_the_error_and_restart_works(driver, base):
+    msg = _error_page(driver, base, "/play/" + TANGLUNG + "?moves=4.1")
+    assert "move 2 of the URL (1) is illegal" in msg and "cannot move to 0,1" in msg
+    WebDriverWait(driver, WAIT, poll_frequency=POLL).until(lambda d: d.find_element(By.ID, "restart").is_enabled())
+    assert "loading" not in _text(driver, "#board") and _log_len(driver) == 0
+    for b in ("undo", "redo", "hint", "answer"):
+        assert not driver.find_element(By.ID, b).is_enabled(), b
+    press(driver, "t")  # back to the start without the address's moves
+    WebDriverWait(driver, WAIT, poll_frequency=POLL).until(lambda d: "ID " in _text(d, "#idline") and "could not" not in _text(d, "#idline"))
+    assert driver.find_elements(By.CSS_SELECTOR, "#board .hot")
+    assert driver.find_element(By.ID, "hint").is_enabled()
+
+
+def test_progress_is_shown_while_the_server_works(driver, base):
+    """A slow request (here the whole answer is asked for) shows what is happening and the seconds,
+    with the controls disabled."""
+    _open(driver, base, TANGLUNG)
+    driver.execute_script("""
+      const real = window.fetch;
+      window.fetch = (...a) => new Promise((res) => setTimeout(() => res(real(...a)), 1500));""")
+    press(driver, Keys.TAB)
+    press(driver, "h")
+    WebDriverWait(driver, 5, poll_frequency=POLL).until(lambda d: "1 s" in _text(d, "#busy"))
+    assert "looking for a hint" in _text(driver, "#busy")
+    assert driver.find_element(By.ID, "spinner").is_displayed()
+    assert not driver.find_element(By.ID, "hint").is_enabled() and not driver.find_element(By.ID, "restart").is_enabled()
+    _wait_text(driver, "#hinttext", "hint:")
+    _idle(driver)
+    assert driver.find_element(By.ID, "hint").is_enabled()
