@@ -65,9 +65,10 @@ async function call(name, extra, opts) {
 function setControls() {
   const ok = !!view && !loadFailed;
   const locked = busy || !!playing;
-  $("#undo").disabled = locked || !ok || !view.moves.length;
+  const mine = ok && (view.played > 0 || (view.moves.length > 0 && view.seats.every((x) => x !== "human")));
+  $("#undo").disabled = locked || !mine;
   $("#redo").disabled = locked || !ok || !redoStack.length;
-  $("#restart").disabled = locked || !(ok ? view.moves.length : restartable);
+  $("#restart").disabled = locked || !(ok ? mine : restartable);
   $("#hint").disabled = locked || !ok || !view.human_to_move;
   const why = ok ? view.answer_why : "no position";
   $("#answer").disabled = locked || !!why;
@@ -105,8 +106,18 @@ function render(v) {
   $("#goal").textContent = v.goal ? `Goal: ${v.goal}` + (v.optimum !== null ? ` (${v.optimum_note}: ${v.optimum})` : "") : "";
   $("#prompt").textContent = v.prompt;
   const res = $("#result");
-  res.textContent = v.result || "";
-  res.className = v.result && !v.solved && /not solved|winner|draw/.test(v.result) ? "lost" : "";
+  // the end in words: the verdict, then each reason on its own line (who won and why, who is out and why)
+  const parts = (v.result || "").split("; ");
+  res.textContent = parts[0];
+  if (parts.length > 1) {
+    const ul = el("ul", {class: "why"});
+    parts.slice(1).forEach((p) => ul.append(el("li", {}, p)));
+    res.append(ul);
+  }
+  const humans = v.seats.map((x, i) => (x === "human" ? i : -1)).filter((i) => i >= 0);
+  const r = v.returns || [];
+  const won = r.length > 1 && Math.max(...r) > Math.min(...r) && humans.some((h) => r[h] === Math.max(...r));
+  res.className = v.result && !v.solved && !won && /not solved|winner/.test(v.result) ? "lost" : "";
   const scroll = $("#board").scrollLeft;
   $("#board").innerHTML = v.svg;
   $("#board").className = v.game;
@@ -195,7 +206,7 @@ function afterStep(v) {
 
 async function undo() {
   answerNote = "";
-  if (busy || playing || !view || !view.moves.length) return;
+  if (busy || playing || !view || $("#undo").disabled) return;
   const before = view.moves.slice();
   const v = await call("undo");
   if (!v) return;
@@ -216,8 +227,7 @@ async function redo() {
 
 async function restart() {
   answerNote = "";
-  if (busy || playing) return;
-  if (view && !view.moves.length) return;
+  if (busy || playing || $("#restart").disabled) return;
   const before = view ? view.moves.slice() : null;
   const v = await call("state", {}, {moves: [], what: "going back to the start"});
   if (!v) return;
