@@ -311,3 +311,18 @@ def test_progress_is_shown_while_the_server_works(driver, base):
     _wait_text(driver, "#hinttext", "hint:")
     _idle(driver)
     assert driver.find_element(By.ID, "hint").is_enabled()
+
+
+ZINGA_OVER = "14.14.14.11.15.12.1638.15.12.11.15.13.11.125.14.15.11.15.16.15.4488.12.16.13.11.15.16.107.14.12.11.11.11.13.1392"  # a Zinga game to its end (random moves, seed 0)
+
+
+def test_zinga_end_in_plain_words(driver, base):
+    driver.get(f"{base}/play/zinga?moves={ZINGA_OVER}")
+    _wait_text(driver, "#result", "game over")
+    lines = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#result li")]
+    assert _text(driver, "#result").startswith("game over: winner: player 1 (strong)")
+    assert any(x.startswith("player 0 is out after 3 blunders") for x in lines), lines  # why "(out)"
+    assert "[" not in _text(driver, "#result") and "-1.0" not in _text(driver, "#result")  # no returns vector
+    assert "lost" in driver.find_element(By.ID, "result").get_attribute("class")  # the person lost
+    for b in ("hint", "answer"):
+        assert not driver.find_element(By.ID, b).is_enabled()

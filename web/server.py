@@ -1,8 +1,8 @@
 """The HTTP side of `tanglekit serve`: a standard-library HTTP server with a few pages (static HTML
 and JavaScript shipped in the package) and a small JSON API under ``/api``.
 
-Pages: ``/`` (games and generators), ``/play/<ID>?moves=...`` (play with the mouse; the URL is
-the position), ``/check/<game>`` (enter a deal or position, ask the solver), ``/new/<generator>``
+Pages: ``/`` (games and generators), ``/play/<ID>?moves=...`` (play with the mouse or the
+keyboard; the URL is the position), ``/check/<game>`` (enter a deal or position, ask the solver), ``/new/<generator>``
 (a fresh challenge, redirected to its play page). Nothing is fetched from the internet.
 
 Every bad request answers a 4xx with one line of JSON, ``{"error": "..."}``, and the server goes
