@@ -228,6 +228,39 @@ def _zangle_spec() -> str:
 ZANGLE_SHARE = "zangle:solo,piles=5:2h2a0r.061z18382t0v0q.0w.013b.0h0b34.1l2b1y21.19321a0p0g"  # the deal of zangle:solo,piles=5,easy#1
 
 
+def _api(base: str, name: str, **q):
+    import json
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"{base}/api/{name}?" + urllib.parse.urlencode(q), timeout=60) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def test_answer_api_plays_the_puzzle_with_the_bots_replies_and_says_why_it_ends(base):
+    code, a = _api(base, "answer", id=QANGO)
+    assert code == 200 and a["done"] and a["solved"]
+    assert [s["move"] for s in a["steps"]] == ["1,4", "2,5"]
+    assert a["steps"][0]["replies"] == ["player 0 (perfect): 1,3"]  # the bot answers for its seat
+    assert a["steps"][-1]["moves"] == [10, 9, 17]  # the whole address after the step
+    assert a["reason"] == "solved in 2 counters (fewest counters: 2)"
+    # after a wrong move there is no line: the hint's reason
+    code, a = _api(base, "answer", id=QANGO, moves="0.19")
+    assert code == 200 and a["steps"] == [] and a["done"] and not a["solved"]
+    assert a["reason"].startswith("no winning line from here: the opponent wins in 2 counters")
+    # a free game: no line, and the position says so before anyone asks
+    code, v = _api(base, "state", id="zinga")
+    assert code == 200 and "free game has no goal" in v["answer_why"]
+    code, a = _api(base, "answer", id="zinga")
+    assert a["steps"] == [] and a["reason"] == v["answer_why"]
+    code, v = _api(base, "state", id=QANGO)
+    assert v["answer_why"] is None and v["hot_names"]["2"] == "0,2" and v["hot_names"]["1"] == "0,1 (not legal now)"
+
+
 def test_answer_plays_a_solo_challenge_to_solved(driver, base):
     _open(driver, base, TANGLUNG)
     press(driver, Keys.TAB)  # the page has the focus

@@ -259,7 +259,7 @@ def answer(s, time_limit: float = ANSWER_TIME) -> dict:
             break
         h = plugin.hint(st)
         if h is None or h.action is None:
-            reason = "the solver has no line from here" + (f": {h.text}" if h is not None else " (this game has no hint here)")
+            reason = h.text if h is not None and h.text else "the solver has no line from here (this game gives no hint here)"
             break
         if h.action not in st.legal_actions():
             reason = f"the solver's move {h.action} is not legal here"
