@@ -11,10 +11,23 @@ import pytest
 
 pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
 
-from browser_kit import *  # noqa: E402,F401,F403  (the server, the browser and the helpers)
-from browser_kit import (  # noqa: E402
-    DESKTOP, PHONE, POLL, WAIT, By, Keys, WebDriverWait, _log_len, _open, _text, _wait_log, _wait_text, focused,
-    press, set_window,
+from browser_kit import *  # the fixtures (server, browser) and the helpers
+from browser_kit import (
+    DESKTOP,
+    PHONE,
+    POLL,
+    WAIT,
+    By,
+    Keys,
+    WebDriverWait,
+    _log_len,
+    _open,
+    _text,
+    _wait_log,
+    _wait_text,
+    focused,
+    press,
+    set_window,
 )
 
 TANGLUNG = "tanglung:solo:CRBF/HDFR/BHFB/RHDC"  # solvable in 14 moves from 0,0 (descriptive: no generation)
