@@ -372,3 +372,29 @@ def test_zinga_end_in_plain_words(driver, base):
     assert "lost" in driver.find_element(By.ID, "result").get_attribute("class")  # the person lost
     for b in ("hint", "answer"):
         assert not driver.find_element(By.ID, b).is_enabled()
+
+
+def test_redo_kept_along_the_undone_line_and_dropped_by_another_move(driver, base):
+    _open(driver, base, TANGLUNG)
+    driver.find_element(By.CSS_SELECTOR, '#board .hot[data-action="4"]').click()
+    _wait_log(driver, 1)
+    second = driver.find_element(By.CSS_SELECTOR, "#board .hot.legal").get_attribute("data-action")
+    driver.find_element(By.CSS_SELECTOR, f'#board .hot[data-action="{second}"]').click()
+    _wait_log(driver, 2)
+    press(driver, Keys.TAB)
+    for n in (1, 0):
+        press(driver, "u")
+        _wait_log(driver, n)
+    driver.find_element(By.CSS_SELECTOR, '#board .hot[data-action="4"]').click()  # the undone line's first move
+    _wait_log(driver, 1)
+    assert driver.find_element(By.ID, "redo").is_enabled()  # its second move is still there to redo
+    press(driver, "r")
+    _wait_log(driver, 2)
+    assert _text(driver, "#log").splitlines()[1].endswith(f"{int(second) // 4},{int(second) % 4}")
+    press(driver, "u")
+    _wait_log(driver, 1)
+    other = [e.get_attribute("data-action") for e in driver.find_elements(By.CSS_SELECTOR, "#board .hot.legal")]
+    other = [a for a in other if a != second]
+    driver.find_element(By.CSS_SELECTOR, f'#board .hot[data-action="{other[0]}"]').click()  # another move
+    _wait_log(driver, 2)
+    assert not driver.find_element(By.ID, "redo").is_enabled()

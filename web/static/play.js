@@ -192,8 +192,10 @@ async function move(action) {
   if (!view.human_to_move) { $("#message").textContent = view.finished ? "refused: the game is over" : "refused: it is not your turn"; return; }
   const v = await call("move", {action});
   if (!v) return;
+  // the move the undone line made: the rest of it stays to redo; any other move drops it
   const top = redoStack[redoStack.length - 1];
   if (!(top && v.moves.length <= top.length && v.moves.every((m, i) => String(m) === String(top[i])))) redoStack = [];
+  else if (v.moves.length === top.length) redoStack.pop();
   afterStep(v);
 }
 
