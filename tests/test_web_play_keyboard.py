@@ -180,7 +180,7 @@ def test_tangle_side_then_placement_by_keyboard(driver, base, size):
     shown = [b for b in driver.find_elements(By.CSS_SELECTOR, "#buttons button") if b.is_displayed()]
     assert 0 < len(shown) < 80 and info.startswith(f"{len(shown)} placement")
     assert all(side in b.get_attribute("data-sides").split() for b in shown)
-    for _ in range(4):  # Tab on to the first placement (past the board's zoom button on a phone)
+    for _ in range(12):  # Tab on to the first placement (past the zoom button on a phone, the pieces)
         press(driver, Keys.TAB)
         if focused(driver) == shown[0]:
             break
@@ -203,7 +203,16 @@ def test_tangle_side_then_placement_by_mouse_and_reason_for_a_side_without_place
     star = driver.find_element(By.CSS_SELECTOR, '#board .side[aria-label="side 4,5:0"]')
     star.click()
     _wait_text(driver, "#pickinfo", "cover side 4,5:0")
-    b = next(b for b in driver.find_elements(By.CSS_SELECTOR, "#buttons button") if b.is_displayed() and b.text.startswith("V2"))
+    many = len([b for b in driver.find_elements(By.CSS_SELECTOR, "#buttons button") if b.is_displayed()])
+    assert many > 12
+    # many placements: a piece narrows them
+    chip = next(c for c in driver.find_elements(By.CSS_SELECTOR, "#kinds button") if c.text.startswith("V2 "))
+    chip.click()
+    shown = [b for b in driver.find_elements(By.CSS_SELECTOR, "#buttons button") if b.is_displayed()]
+    assert 0 < len(shown) < many and all(b.text.startswith("V2 ") for b in shown)
+    assert driver.find_element(By.CSS_SELECTOR, '#kinds button[aria-pressed="true"]').text == f"V2 ({len(shown)})"
+    assert "with V2" in _text(driver, "#pickinfo")
+    b = shown[0]
     name = b.text
     b.click()
     _wait_log(driver, 2)

@@ -449,7 +449,7 @@ function showHint(h) {
 
 // -- sides (a game whose moves cover sides of the board): choose a side, then one of the few
 // placements covering it; a placement's sides are drawn on the board while it is hovered or focused
-let chosen = new Set();
+let chosen = new Set(), kind = null;  // the sides chosen; the piece (a move's first word) chosen among them
 const SVGNS = "http://www.w3.org/2000/svg";
 function overlay() {
   const svg = document.querySelector("#board svg");
@@ -490,14 +490,38 @@ async function chooseSide(si) {
   } else $("#message").textContent = `No placement can cover side ${sideName(si)}.`;
 }
 
-function sidesChanged() {
+function sidesChanged(keepKind) {
   drawSides([...chosen], "#222", "2 3", "chosen");
   drawSides([], "", "", "preview");
+  if (!keepKind) kind = null;
+  const saved = kind;
+  kind = null;
+  applyFilter();
+  const covering = [...document.querySelectorAll("#buttons button")].filter((b) => !b.hidden && b.dataset.sides);
+  // many placements: one button per piece narrows them
+  const kinds = new Map();
+  covering.forEach((b) => { const k = b.textContent.split(" ")[0]; kinds.set(k, (kinds.get(k) || 0) + 1); });
+  const box = $("#kinds");
+  box.innerHTML = "";
+  box.hidden = covering.length <= 12 || kinds.size < 2;
+  if (!box.hidden) {
+    box.append(el("span", {class: "small"}, "piece: "));
+    for (const [k, n] of kinds) {
+      box.append(el("button", {class: "kind", "aria-pressed": String(k === saved),
+        onclick: () => {
+          kind = kind === k ? null : k;
+          sidesChanged(true);
+          const again = [...$("#kinds").querySelectorAll("button")].find((x) => x.textContent.startsWith(k + " "));
+          if (again) again.focus();
+        }}, `${k} (${n})`));
+    }
+  }
+  kind = saved;
   applyFilter();
   const shown = [...document.querySelectorAll("#buttons button")].filter((b) => !b.hidden && b.dataset.sides);
   const names = [...chosen].map(sideName).join(" and ");
   $("#pickinfo").textContent = chosen.size
-    ? `${shown.length} placement${shown.length === 1 ? " covers" : "s cover"} side${chosen.size === 1 ? "" : "s"} ${names}` +
+    ? `${shown.length} placement${shown.length === 1 ? " covers" : "s cover"} side${chosen.size === 1 ? "" : "s"} ${names}` + (kind ? ` with ${kind}` : "") +
       (shown.length ? ": choose one below (hover or focus one to see it on the board), or choose another side to narrow them" : "")
     : (view.human_to_move ? "Choose a side on the board (click it, or Tab to the board, arrows, Enter); the placements covering it appear here." : "");
   if (chosen.size) $("#message").textContent = "";
@@ -547,6 +571,7 @@ function applyFilter() {
       const s = sidesOf.get(b.dataset.action);
       if (s.size) hide = chosen.size ? hide || ![...chosen].every((x) => s.has(x)) : !f || hide;  // placements: by side
     }
+    if (kind && !t.startsWith(kind.toLowerCase() + " ")) hide = true;
     b.hidden = hide;
   });
 }
