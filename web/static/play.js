@@ -35,6 +35,7 @@ function startBusy(what) {
   const t0 = Date.now();
   const show = () => { $("#busy").textContent = `${what}… ${Math.floor((Date.now() - t0) / 1000)} s`; };
   show();
+  $("#busysr").textContent = `${what}…`;  // said once (the seconds only on the screen)
   $("#spinner").hidden = false;
   $("#controls").setAttribute("aria-busy", "true");
   busyTimer = setInterval(show, 250);
@@ -44,6 +45,7 @@ function endBusy() {
   busy = false;
   clearInterval(busyTimer);
   $("#busy").textContent = "";
+  $("#busysr").textContent = "";
   $("#spinner").hidden = true;
   $("#controls").removeAttribute("aria-busy");
   setControls();
@@ -310,6 +312,10 @@ function setupBoard(v) {
       const r = e.getBoundingClientRect();
       focusCentre = [r.left + r.width / 2, r.top + r.height / 2];
       if (e.dataset.side !== undefined) drawSides([+e.dataset.side], "#1a56db", "", "focus");
+      const bx = $("#board").getBoundingClientRect();
+      const toolbar = $("#controls").getBoundingClientRect().bottom;
+      const bottom = document.body.classList.contains("choosing") && window.innerWidth < 700 ? window.innerHeight * 0.55 : window.innerHeight;
+      if (r.left < bx.left || r.right > bx.right || r.top < toolbar || r.bottom > bottom) reveal([e]);
     });
     e.addEventListener("blur", () => { if (e.dataset.side !== undefined) drawSides([], "", "", "focus"); });
   }
@@ -527,11 +533,16 @@ function sidesChanged(keepKind) {
   if (chosen.size) $("#message").textContent = "";
   document.body.classList.toggle("choosing", chosen.size > 0);
   $("#choices-close").hidden = !chosen.size;
+  if (chosen.size && window.innerWidth < 700) showOnBoard([...chosen]);
 }
 
 function showOnBoard(list) {
   // a small screen with the choices over the board's lower part: the placement in the upper part
-  const els = list.map((si) => document.querySelector(`#board [data-side="${si}"]`)).filter(Boolean);
+  reveal(list.map((si) => document.querySelector(`#board [data-side="${si}"]`)).filter(Boolean));
+}
+
+function reveal(els) {
+  // the spots in view: sideways in the board's box, and in the upper part of the screen
   if (!els.length) return;
   const rs = els.map((e) => e.getBoundingClientRect());
   const x = (Math.min(...rs.map((r) => r.left)) + Math.max(...rs.map((r) => r.right))) / 2;
