@@ -159,13 +159,6 @@ def test_zinga_by_keyboard(driver, base, size):
     _wait_log(driver, n)
     press(driver, "t")
     _wait_log(driver, n0)  # the start's chance moves stay
-    # a refusal says why: a cell that is not legal now
-    cells = [e for e in driver.find_elements(By.CSS_SELECTOR, "#board .hot") if "legal" not in e.get_attribute("class")]
-    if cells:
-        _tab_to_board(driver)
-        _arrow_to(driver, f'#board .hot[data-action="{cells[0].get_attribute("data-action")}"]')
-        press(driver, Keys.ENTER)
-        assert "cannot" in _wait_text(driver, "#message", "illegal")
     _no_sideways_scroll(driver)
 
 
@@ -381,6 +374,10 @@ def test_zinga_end_in_plain_words(driver, base):
     assert "lost" in driver.find_element(By.ID, "result").get_attribute("class")  # the person lost
     for b in ("hint", "answer"):
         assert not driver.find_element(By.ID, b).is_enabled()
+    # a cell chosen after the end is refused with the reason (it was ignored without a word)
+    _tab_to_board(driver)
+    press(driver, Keys.ENTER)
+    assert _wait_text(driver, "#message", "refused") == "refused: the game is over"
 
 
 def test_redo_kept_along_the_undone_line_and_dropped_by_another_move(driver, base):
