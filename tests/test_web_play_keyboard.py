@@ -162,6 +162,29 @@ def test_zinga_by_keyboard(driver, base, size):
     _no_sideways_scroll(driver)
 
 
+def test_tanglung_duel_card_by_card_by_keyboard(driver, base, size):
+    _open(driver, base, "tanglung-duel")
+    spot = _tab_to_board(driver)
+    assert spot.get_attribute("data-spot") in ("3", "12") and "legal" in spot.get_attribute("class")
+    press(driver, Keys.ENTER)  # one move starts there (the matchbox placed): played at once
+    _wait_log(driver, 2)
+    starts = [e.get_attribute("data-spot") for e in driver.find_elements(By.CSS_SELECTOR, "#board .hot.legal")]
+    assert starts
+    _arrow_to(driver, f'#board .hot[data-spot="{starts[0]}"]')
+    press(driver, Keys.ENTER)  # the matchbox's card: the moves to it, the fan still to choose
+    info = _wait_text(driver, "#pickinfo", "moves start with")
+    shown = [b for b in driver.find_elements(By.CSS_SELECTOR, "#buttons button") if b.is_displayed()]
+    assert info.startswith(f"{len(shown)} moves") and len(shown) > 1
+    fan = driver.find_element(By.CSS_SELECTOR, "#board .hot.legal:not(.chosen)").get_attribute("data-spot")
+    _arrow_to(driver, f'#board .hot[data-spot="{fan}"]')
+    press(driver, " ")
+    _wait_log(driver, 4)
+    f = int(fan)
+    assert _text(driver, "#log").splitlines()[2].endswith(f"fan {f // 4},{f % 4}")
+    _undo_redo_restart(driver, 4)
+    _no_sideways_scroll(driver)
+
+
 def test_tangle_side_then_placement_by_keyboard(driver, base, size):
     _open(driver, base, "tangle")
     assert not [b for b in driver.find_elements(By.CSS_SELECTOR, "#buttons button") if b.is_displayed()]  # no wall of buttons

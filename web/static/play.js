@@ -136,13 +136,16 @@ function render(v) {
   const box = $("#buttons");
   box.innerHTML = "";
   $("#filterbox").hidden = v.buttons.length <= 24 && !v.buttons.some((b) => b.move.startsWith("correct "));
-  $("#filter").placeholder = v.sides ? "e.g. V2 (or choose a side on the board)" : "e.g. pass (type 'correct' for corrected calls)";
+  $("#filter").placeholder = v.sides ? "e.g. V2 (or choose a side on the board)"
+    : v.buttons.some((b) => b.move.startsWith("correct ")) ? "e.g. pass (type 'correct' for corrected calls)" : "type part of a move";
   $("#pickinfo").textContent = "";
   for (const b of v.buttons) {
     box.append(el("button", {class: "move", "data-action": b.action, onclick: () => move(b.action)}, b.move));
   }
   setupBoard(v);
   if (v.sides) tangleSetup(v);
+  picked = [];
+  if (v.spot_names) spotsChanged();
   drawPlaces();
   applyFilter();
   const log = $("#log");
@@ -285,7 +288,12 @@ function boardItems() { return [...document.querySelectorAll("#board [data-k]")]
 function setupBoard(v) {
   const names = v.hot_names || {};
   const legal = new Set();
-  document.querySelectorAll("#board .hot").forEach((h) => {
+  document.querySelectorAll("#board .hot[data-spot]").forEach((h) => {
+    h.dataset.k = "c" + h.dataset.spot;
+    h.setAttribute("aria-label", (v.spot_names && v.spot_names[+h.dataset.spot]) || `spot ${h.dataset.spot}`);
+    h.addEventListener("click", () => chooseSpot(+h.dataset.spot));
+  });
+  document.querySelectorAll("#board .hot[data-action]").forEach((h) => {
     const a = h.dataset.action;
     h.dataset.k = "a" + a;
     h.setAttribute("aria-label", names[a] || `move ${a}`);
@@ -320,7 +328,9 @@ function setupBoard(v) {
     e.addEventListener("blur", () => { if (e.dataset.side !== undefined) drawSides([], "", "", "focus"); });
   }
   const covered = new Set(v.sides ? v.buttons.flatMap((b) => b.sides || []) : []);
-  const playable = items.filter((e) => legal.has(e) || (e.dataset.side !== undefined && covered.has(+e.dataset.side)));
+  const starts = new Set(v.buttons.map((b) => (b.spots || [])[0]));
+  const playable = items.filter((e) => legal.has(e) || (e.dataset.side !== undefined && covered.has(+e.dataset.side))
+    || (e.dataset.spot !== undefined && starts.has(+e.dataset.spot)));
   let first = items.find((e) => e.dataset.k === focusKey);
   if (!first && playable.length) {  // the playable spot nearest the middle of them all
     const cs = playable.map((e) => { const r = e.getBoundingClientRect(); return [e, r.left + r.width / 2, r.top + r.height / 2]; });
@@ -430,6 +440,7 @@ function clearChoice() {
   sel = {target: null, pieces: new Set()};
   drawPlaces();
   if (view && view.sides) { chosen = new Set(); sidesChanged(); }
+  if (view && view.spot_names && picked.length) { picked = []; spotsChanged(); }
 }
 
 function showHint(h) {
@@ -583,8 +594,53 @@ function applyFilter() {
       if (s.size) hide = chosen.size ? hide || ![...chosen].every((x) => s.has(x)) : !f || hide;  // placements: by side
     }
     if (kind && !t.startsWith(kind.toLowerCase() + " ")) hide = true;
+    if (picked.length && view) {
+      const b0 = view.buttons.find((x) => String(x.action) === b.dataset.action);
+      if (!(b0 && b0.spots && picked.every((x, i) => b0.spots[i] === x))) hide = true;
+    }
     b.hidden = hide;
   });
+}
+
+// -- spots (a game whose moves are chosen cell by cell on the board): the cells chosen so far
+// narrow the moves to those starting so; one move left is played
+let picked = [];
+function spotName(i) { return (view.spot_names && view.spot_names[i]) || `spot ${i}`; }
+function spotCandidates(seq) { return view.buttons.filter((b) => b.spots && seq.every((x, i) => b.spots[i] === x)); }
+
+async function chooseSpot(i) {
+  if (!view.human_to_move) { $("#message").textContent = "refused: " + (view.finished ? "the game is over" : "it is not your turn"); return; }
+  if (picked.length && picked[picked.length - 1] === i) { picked.pop(); spotsChanged(); return; }
+  let seq = [...picked, i];
+  let c = spotCandidates(seq);
+  if (!c.length && picked.length) { seq = [i]; c = spotCandidates(seq); }
+  if (c.length === 1) { picked = []; spotsChanged(); move(c[0].action); return; }
+  if (c.length) { picked = seq; spotsChanged(); return; }
+  // no legal move starts here: the engine says why, for a move of the present kind that would
+  picked = [];
+  spotsChanged();
+  const probe = (view.spot_probe || [])[i];
+  if (probe !== undefined && probe >= 0) {
+    const r = await call("move", {action: probe}, {what: "asking why", onError: (m) => {
+      $("#message").textContent = `refused: no move from ${spotName(i)}: ${m.replace(/^illegal: /, "")}`; }});
+    if (r) afterStep(r);  // (not expected: the probe is not legal)
+  } else $("#message").textContent = `refused: no legal move uses ${spotName(i)} now`;
+}
+
+function spotsChanged() {
+  const c = spotCandidates(picked);
+  document.querySelectorAll("#board .hot[data-spot]").forEach((h) => {
+    const s = +h.dataset.spot;
+    h.classList.toggle("chosen", picked.includes(s));
+    h.classList.toggle("legal", c.some((b) => b.spots.length > picked.length && b.spots[picked.length] === s));
+  });
+  applyFilter();
+  $("#pickinfo").textContent = picked.length
+    ? `${c.length} moves start with ${picked.map(spotName).join(" then ")}: choose the next card on the board (tinted), or a move below`
+    : "";
+  if (picked.length) $("#message").textContent = "";
+  document.body.classList.toggle("choosing", picked.length > 0);
+  $("#choices-close").hidden = !picked.length;
 }
 
 // -- keys ---------------------------------------------------------------------------------------
@@ -594,7 +650,7 @@ document.addEventListener("keydown", (e) => {
   const inField = t && t.matches && t.matches("input, textarea, select");
   if (e.key === "Escape") {
     if (playing) playing.stop = true;
-    else if (chosen.size) $("#choices-close").click();
+    else if (chosen.size || picked.length) $("#choices-close").click();
     else clearChoice();
     return;
   }
@@ -634,9 +690,10 @@ $("#stop").addEventListener("click", () => { if (playing) playing.stop = true; }
 $("#zangle-go").addEventListener("click", () => { const a = zangleAction(); if (a !== null) move(a); });
 $("#zangle-clear").addEventListener("click", clearChoice);
 $("#choices-close").addEventListener("click", () => {
-  const si = [...chosen][0];
+  const si = [...chosen][0], sp = picked[0];
   clearChoice();
-  const s = si !== undefined && document.querySelector(`#board [data-side="${si}"]`);
+  const s = (si !== undefined && document.querySelector(`#board [data-side="${si}"]`))
+    || (sp !== undefined && document.querySelector(`#board [data-spot="${sp}"]`));
   if (s) s.focus();
 });
 $("#fitbutton").addEventListener("click", () => { fitScreen = !fitScreen; fitBoard(); });
