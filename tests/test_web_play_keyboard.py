@@ -295,6 +295,9 @@ def test_answer_api_plays_the_puzzle_with_the_bots_replies_and_says_why_it_ends(
     assert code == 200 and "free game has no goal" in v["answer_why"]
     code, a = _api(base, "answer", id="zinga")
     assert a["steps"] == [] and a["reason"] == v["answer_why"]
+    # a best-turn puzzle: the turn's placements, then the turn is over
+    code, a = _api(base, "answer", id="tangle:min_points=10,min_chain=2#1")
+    assert code == 200 and a["solved"] and a["reason"].startswith("solved: ") and len(a["steps"]) >= 2
     code, v = _api(base, "state", id=QANGO)
     assert v["answer_why"] is None and v["hot_names"]["2"] == "0,2" and v["hot_names"]["1"] == "0,1 (not legal now)"
 
