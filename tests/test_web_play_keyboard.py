@@ -70,8 +70,16 @@ def _arrow_to(d, css: str, limit: int = 30):
 
 
 def _no_sideways_scroll(d) -> None:
+    """No sideways scroll of the page, and on a phone every button, link and field of the page at
+    least 40 px high and wide."""
     width = d.execute_script("return document.documentElement.clientWidth")
     assert d.execute_script("return document.documentElement.scrollWidth") <= width
+    if width < 600:
+        small = d.execute_script("""return [...document.querySelectorAll('button, a, input')]
+          .filter((e) => e.offsetParent !== null)
+          .map((e) => [e.id || e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
+          .filter(([_, r]) => r.height < 39.5 || r.width < 39.5).map(([n, r]) => `${n} ${r.width}x${r.height}`)""")
+        assert not small, small
 
 
 def _undo_redo_restart(d, n: int) -> None:
