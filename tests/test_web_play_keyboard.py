@@ -80,6 +80,10 @@ def _no_sideways_scroll(d) -> None:
           .map((e) => [e.id || e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
           .filter(([_, r]) => r.height < 39.5 || r.width < 39.5).map(([n, r]) => `${n} ${r.width}x${r.height}`)""")
         assert not small, small
+        spots = d.execute_script("""return [...document.querySelectorAll('#board [data-k]')]
+          .map((e) => [e.getAttribute('aria-label'), e.getBoundingClientRect()])
+          .filter(([_, r]) => Math.min(r.width, r.height) < 39).map(([n, r]) => `${n} ${r.width}x${r.height}`)""")
+        assert not spots, spots  # the board's spots too (a small board is drawn larger)
 
 
 def _undo_redo_restart(d, n: int) -> None:

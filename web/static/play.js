@@ -104,6 +104,7 @@ function render(v) {
   syncUrl();
   $("#title").textContent = `${v.game}`;
   document.title = `tanglekit: ${v.game}`;
+  $("#heading").textContent = `Play ${v.game}`;
   $("#idline").textContent = `ID ${v.id}` + (v.seats.length > 1 ? `   seats: ${v.seats.map((s, i) => `player ${i} ${s}`).join(", ")}` : "");
   $("#goal").textContent = v.goal ? `Goal: ${v.goal}` + (v.optimum !== null ? ` (${v.optimum_note}: ${v.optimum})` : "") : "";
   $("#prompt").textContent = v.prompt;
@@ -350,17 +351,18 @@ function fitBoard() {
   svg.style.width = "";
   svg.style.maxWidth = "";
   if (window.innerWidth >= 700) return;
-  // the size of a spot: a rectangle's shorter side; a side area's short diagonal (the side itself)
+  // the size of a spot: a rectangle's shorter side; for a side's area (a rhombus of 60 and 120 degrees
+  // around the side) the widest circle inside it, 0.866 of the side's length
   const k = svg.getBoundingClientRect().width / (svg.viewBox.baseVal && svg.viewBox.baseVal.width || svg.width.baseVal.value || 1);
   const sizes = [...svg.querySelectorAll(".hot, .side")].map((e) => {
-    if (e.dataset.side !== undefined && view.sides) { const [x1, y1, x2, y2] = view.sides[+e.dataset.side]; return Math.hypot(x2 - x1, y2 - y1) * k; }
+    if (e.dataset.side !== undefined && view.sides) { const [x1, y1, x2, y2] = view.sides[+e.dataset.side]; return 0.866 * Math.hypot(x2 - x1, y2 - y1) * k; }
     const r = e.getBoundingClientRect(); return Math.min(r.width, r.height);
   }).filter((x) => x > 0).sort((a, b) => a - b);
   if (!sizes.length) return;
   const small = sizes[Math.floor(sizes.length / 2)];
   if (small >= 40) return;
   const w = svg.getBoundingClientRect().width;
-  if (!fitScreen) { svg.style.width = Math.round(w * Math.min(40 / small, 2.5)) + "px"; svg.style.maxWidth = "none"; }
+  if (!fitScreen) { svg.style.width = Math.ceil(w * Math.min(40.5 / small, 3)) + "px"; svg.style.maxWidth = "none"; }
   $("#fitbutton").textContent = fitScreen ? "enlarge the board for touch" : "fit the board to the screen";
   $("#fitnote").hidden = false;
 }
