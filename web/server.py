@@ -1,11 +1,11 @@
 """The HTTP side of `tanglekit serve`: a standard-library HTTP server with a few pages (static HTML
 and JavaScript shipped in the package) and a small JSON API under ``/api``.
 
-Pages: ``/`` (games and generators), ``/play/<ID>?moves=...`` (play with the mouse; the URL is
-the position), ``/check/<game>`` (enter a deal or position, ask the solver), ``/new/<generator>``
-(a fresh challenge, redirected to its play page), ``/rules`` (docs/rules.md, the rules as
-tanglekit reads them) and ``/docs/<page>`` (the other pages of docs/). Nothing is fetched from the
-internet.
+Pages: ``/`` (games and generators), ``/play/<ID>?moves=...`` (play with the mouse or the
+keyboard; the URL is the position), ``/check/<game>`` (enter a deal or position, ask the solver),
+``/new/<generator>`` (a fresh challenge, redirected to its play page), ``/rules`` (docs/rules.md,
+the rules as tanglekit reads them) and ``/docs/<page>`` (the other pages of docs/). Nothing is
+fetched from the internet.
 
 Every bad request answers a 4xx with one line of JSON, ``{"error": "..."}``, and the server goes
 on serving (docs/serve.md, "Security"):
@@ -379,13 +379,15 @@ class Handler(BaseHTTPRequestHandler):
         for call in ("data", "draw", "check"):
             if name.startswith(call + "/"):
                 return self._json(_check_call(call, name[len(call) + 1:], method, q, self._body))
-        if name in ("state", "move", "undo", "hint"):
+        if name in ("state", "move", "undo", "hint", "answer"):
             spec = q.get("id", "").strip(" \t\r\n")  # ASCII spaces only (IDs are ASCII)
             seed = _int(q.get("seed"), "seed") if q.get("seed") else 0
             s = S.open_session(spec, S.parse_moves(q.get("moves")), seed, q.get("bots"))
             msgs: list[str] = []
             if name == "hint":
                 return self._json(S.hint(s))
+            if name == "answer":
+                return self._json(S.answer(s, min(S.ANSWER_TIME, self.server.time_limit / 3)))
             if name == "move":
                 action = _int(q["action"], "action") if q.get("action") else None
                 msgs = S.play_move(s, action, q.get("move"))

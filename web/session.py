@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import re
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import replace
 
@@ -22,6 +23,7 @@ from ..play.session import PlaySession, default_seats
 from ..play.start import resolve_start
 
 MAX_MOVES = 5000  # longest move list a URL may carry
+ANSWER_TIME = 20.0  # seconds one answer request may spend asking hints (the page asks again to go on)
 
 
 class BadRequest(TanglekitError):
@@ -136,9 +138,25 @@ def view(s, spec: str, messages: list[str] | None = None) -> dict:
         "svg": pic.svg,
         "text": s.board(),
         "buttons": buttons,
+        "hot_names": _hot_names(st, pic.svg, legal),
+        "answer_why": answer_unavailable(s),
         "messages": messages or [],
     }
     out.update(pic.extra)
+    return out
+
+
+def _hot_names(st, svg: str, legal: list[int]) -> dict[str, str]:
+    """Each hot spot's move in words (its ``aria-label`` on the page), "not legal now" added
+    where the move is not legal."""
+    legal_set = set(legal)
+    out = {}
+    for a in sorted({int(x) for x in re.findall(r'data-action="(\d{1,9})"', svg)}):
+        try:
+            name = st.action_to_string(a)
+        except Exception:  # noqa: BLE001 - a spot whose action has no name now
+            name = f"action {a}"
+        out[str(a)] = name if a in legal_set else f"{name} (not legal now)"
     return out
 
 
@@ -201,6 +219,57 @@ def hint(s) -> dict:
     if h.action is None:
         return {"action": None, "move": None, "hint": h.text}
     return {"action": h.action, "move": st.action_to_string(h.action), "hint": h.text}
+
+
+# --- the answer: the solver's line from here ----------------------------------------------------
+def answer_unavailable(s) -> str | None:
+    """Why the page cannot show the solver's line from here (None: it can)."""
+    if s.finished():
+        return "the game is over"
+    if not s.human_to_move():
+        return "it is not a person's turn"
+    if not s.start.goal:
+        return ("a free game has no goal, so there is no solver's line to show "
+                "(a hint still suggests a move)")
+    return None
+
+
+def answer(s, time_limit: float = ANSWER_TIME) -> dict:
+    """The solver's line from the session's position: the game's hint for each person's move, the
+    session's bots (and chance) answering for their seats, until the game is finished, a hint
+    gives no move (``reason`` says why) or ``time_limit`` seconds have passed (``done`` false:
+    ask again from the last step to go on). Each step carries the whole move list after it."""
+    why = answer_unavailable(s)
+    if why is not None:
+        return {"steps": [], "reason": why, "done": True, "solved": False}
+    plugin = plugin_of(s.game_name)
+    t0 = time.monotonic()
+    steps: list[dict] = []
+    done = True
+    while True:
+        st = s.state
+        if s.finished():
+            reason = s.result()
+            break
+        if not s.human_to_move():
+            reason = "no person is to move"
+            break
+        if steps and time.monotonic() - t0 > time_limit:
+            reason, done = f"{len(steps)} moves worked out in {time_limit:g} s; asking for the rest", False
+            break
+        h = plugin.hint(st)
+        if h is None or h.action is None:
+            reason = h.text if h is not None and h.text else "the solver has no line from here (this game gives no hint here)"
+            break
+        if h.action not in st.legal_actions():
+            reason = f"the solver's move {h.action} is not legal here"
+            break
+        name = st.action_to_string(h.action)
+        st.apply_action(h.action)
+        replies = s.advance() if not s.finished() else []
+        steps.append({"action": h.action, "move": name, "why": h.text, "moves": moves_of(s), "replies": replies})
+    return {"steps": steps, "reason": reason, "done": done,
+            "solved": bool(s.finished() and s.result().startswith("solved"))}
 
 
 # --- the catalogue of games and generators ---------------------------------------------------

@@ -66,17 +66,28 @@ class TanglePlugin(GamePlugin):
         return e.scores[team] - e0.scores[team]
 
     def picture(self, state: State, legal: list[int], humans: list[int]) -> Picture:
-        """The board with every side clickable; each placement's button names the sides it covers."""
+        """The board with every side a wide clickable area; each placement's button names the sides
+        it covers; per side, one placement covering it (``side_probe``: a move the page may send
+        to learn why no placement there is legal)."""
         from .web import sides  # start-up: the plugin module stays cheap to import
 
-        svg, segs = sides(state.to_svg(), state)
+        svg, segs, names = sides(state.to_svg(), state)
         g = cast("TangleApiState", state).engine.game
+        probe = [-1] * len(segs)
+        for a in range(g.n_placements):
+            m = g.pl_mask[a]
+            while m:
+                low = m & -m
+                i = low.bit_length() - 1
+                if 0 <= i < len(probe) and probe[i] < 0:
+                    probe[i] = a
+                m ^= low
 
         def covers(a: int) -> dict[str, Any]:
             m = g.pl_mask[a] if a < g.n_placements else 0
             return {"sides": [i for i in range(m.bit_length()) if m >> i & 1]}
 
-        return Picture(svg, set(), {"sides": segs}, covers)
+        return Picture(svg, set(), {"sides": segs, "side_names": names, "side_probe": probe}, covers)
 
     def demo(self, out: str, seed: int) -> list[list[str]]:
         return [["tangle", "puzzle", "generate", "--seed", str(seed), "--svg", f"{out}/tangle-puzzle.svg",

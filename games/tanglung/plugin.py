@@ -74,11 +74,10 @@ class TanglungPlugin(GamePlugin):
         return self.start(Instance(KIND, ch, spec), spec, {})
 
     def picture(self, state: State, legal: list[int], humans: list[int]) -> Picture:
-        from ..picture import named  # start-up: the plugin module stays cheap to import
         from .web import hotspots  # start-up: the plugin module stays cheap to import
 
         if state.get_game().name == "tanglung-duel":
-            return Picture(named(state.to_svg(), "Tanglung duel grid", "group"))
+            return _duel_picture(state, legal)
         e = cast("TanglungSoloState", state).engine
         svg, hot = hotspots(state.to_svg(), legal, e.layout, e.lit, e.positions,
                             f"Tanglung grid, {e.dark_count()} dark after {len(e.log)} moves")
@@ -92,3 +91,22 @@ class TanglungPlugin(GamePlugin):
 
 
 PLUGIN = TanglungPlugin()
+
+
+def _duel_picture(state: State, legal: list[int]) -> Picture:
+    """The duel's cards as spots chosen one after the other: each move's button carries its cells
+    (``spots``: the card placed on or moved to, then the fan's card); ``spot_probe`` per cell is a
+    move of the present kind starting there, which the page sends to learn why none is legal."""
+    from .api import _LANTERN, _ROOSTER, decode_duel  # start-up: the plugin module stays cheap to import
+    from ..picture import named  # start-up: as above
+    from .web import duel_spots  # start-up: as above
+
+    def spots(a: int) -> dict[str, Any]:
+        d = decode_duel(a)
+        return {"spots": [d[1]] if d[0] in ("place", "lantern") else [d[1], d[2]]}
+
+    kinds = {decode_duel(a)[0] for a in legal}
+    probe = [(_ROOSTER + 16 * i + (i + 1) % 16 if "rooster" in kinds else _LANTERN + i if "lantern" in kinds else i)
+             for i in range(16)]
+    names = [f"{i // 4},{i % 4}" for i in range(16)]
+    return Picture(named(duel_spots(state.to_svg()), "Tanglung duel grid", "group"), set(), {"spot_names": names, "spot_probe": probe}, spots)

@@ -38,6 +38,19 @@ def hotspots(svg: str, legal: list[int], layout: Layout, lit: int | None = None,
     return named(inject(svg, hot), name, "group"), set(range(16))
 
 
+SPOT = ('<rect class="hot spot" data-spot="{i}" x="{x}" y="{y}" width="{w}" height="{h}" '
+        'fill="#000" fill-opacity="0" style="cursor:pointer"/>')
+
+
+def duel_spots(svg: str) -> str:
+    """The duel's 16 cards as spots (``data-spot``, the cell): a move is chosen cell by cell (the
+    matchbox's card, then the fan's card), the page narrowing the moves to those starting so."""
+    rects = re.findall(r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" rx="8"', svg)
+    if len(rects) != 16:
+        return svg
+    return inject(svg, [SPOT.format(i=i, x=x, y=y, w=w, h=h) for i, (x, y, w, h) in enumerate(rects)])
+
+
 def check(body: dict) -> dict:
     """``tanglung solo solve``'s JSON (solvable, moves, start, path, optimal_tours) for a layout,
     plus its ``id`` and the optimal tour step by step."""
