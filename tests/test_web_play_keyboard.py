@@ -442,3 +442,20 @@ def test_redo_kept_along_the_undone_line_and_dropped_by_another_move(driver, bas
     driver.find_element(By.CSS_SELECTOR, f'#board .hot[data-action="{other[0]}"]').click()  # another move
     _wait_log(driver, 2)
     assert not driver.find_element(By.ID, "redo").is_enabled()
+
+
+@pytest.mark.parametrize("path", ["/", "/check/zangle", "/check/qango"])
+def test_other_pages_have_tap_targets_and_no_sideways_scroll_on_a_phone(driver, base, path):
+    """The index and check pages: every visible button, link and field at least 40 px on a phone,
+    and nothing scrolls sideways (the same check as the play pages'; /rules is prose, whose inline
+    links are exempt from target sizes)."""
+    set_window(driver, PHONE)
+    try:
+        driver.get(base + path)
+        WebDriverWait(driver, WAIT, poll_frequency=POLL).until(
+            lambda d: d.execute_script("return document.readyState") == "complete"
+            and (path != "/" or len(d.find_elements(By.CSS_SELECTOR, "#games a")) > 0)
+            and (not path.startswith("/check") or len(d.find_elements(By.CSS_SELECTOR, "#deck .card, #grid svg")) > 0))
+        _no_sideways_scroll(driver)
+    finally:
+        set_window(driver, DESKTOP)
