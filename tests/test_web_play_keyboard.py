@@ -307,6 +307,12 @@ def test_answer_api_plays_the_puzzle_with_the_bots_replies_and_says_why_it_ends(
     assert code == 200 and "free game has no goal" in v["answer_why"]
     code, a = _api(base, "answer", id="zinga")
     assert a["steps"] == [] and a["reason"] == v["answer_why"]
+    # a one-player game opened by its name (a random layout) has a line all the same: the solver's
+    # tour, or its reason when the layout cannot be solved
+    code, v = _api(base, "state", id="tanglung-solo", seed="3")
+    assert code == 200 and v["answer_why"] is None
+    code, a = _api(base, "answer", id="tanglung-solo", seed="3")
+    assert code == 200 and a["done"] and (a["solved"] or (a["steps"] == [] and a["reason"]))
     # a best-turn puzzle: the turn's placements, then the turn is over
     code, a = _api(base, "answer", id="tangle:min_points=10,min_chain=2#1")
     assert code == 200 and a["solved"] and a["reason"].startswith("solved: ") and len(a["steps"]) >= 2

@@ -228,7 +228,9 @@ def answer_unavailable(s) -> str | None:
         return "the game is over"
     if not s.human_to_move():
         return "it is not a person's turn"
-    if not s.start.goal:
+    game = s.state.get_game()
+    alone = game.num_players() == 1 or bool(getattr(getattr(game, "meta", None), "cooperative", False))
+    if not s.start.goal and not alone:  # a game against others: a "line" would be one side's guess
         return ("a free game has no goal, so there is no solver's line to show "
                 "(a hint still suggests a move)")
     return None
