@@ -104,7 +104,7 @@ def make_bot(name: str, seed: int = 0, think: float = 2.0):
         forced = forced_move(pos)
         if forced is not None:
             return forced
-        # the stored longest-defence book (exact distance to loss, early plies of the hardest rows)
+        # the stored longest-defence book (exact, on the lines a perfect winner plays in each won row)
         from .defence import book_defence  # reads a small JSON file (only when this runs)
 
         hit = book_defence(pos)
