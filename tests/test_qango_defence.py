@@ -120,3 +120,20 @@ def test_perfect_against_perfect_lasts_the_shortest_win(board_name, opening, pli
     """X wins no later than its shortest forced win (the certificate), O resists exactly that long
     (the stored book): every won row, a few seconds each."""
     assert _self_play(board_name, opening) == ("X", plies)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+@pytest.mark.parametrize("board_name,opening", BOOKS)
+def test_every_stored_reply_is_exact(board_name, opening):
+    """Every entry of every book, both ways: after the stored reply the winner has no win within
+    d - 3 plies and has one within d - 1 (the reply's distance is exactly d - 1). About 3 minutes
+    in all, most of it the first replies of the QANGO 7 professionals rows."""
+    board = load_board(board_name)
+    allowed = frozenset(board.opening_cells(opening))
+    doc = json.loads(_path(board_name, opening).read_text())
+    for e in doc["positions"].values():
+        p = parse_position(e["position"], board, allowed_first=allowed)
+        reply, d = book_defence(p)
+        child = p.play(reply)
+        assert wins_within(child, "X", d - 3) is False and wins_within(child, "X", d - 1) is True, e["position"]
