@@ -7,8 +7,7 @@ import random
 import pytest
 from tanglekit.games.qango import Position, board_from_json, load_board
 from tanglekit.games.qango.bots import make_bot
-from tanglekit.games.qango.defence import (_path, book_defence, distance, load_defence_book, longest_defence,
-                                           wins_within)
+from tanglekit.games.qango.defence import _path, book_defence, distance, load_defence_book, longest_defence, wins_within
 from tanglekit.games.qango.position import parse_position
 from tanglekit.games.qango.proof import canonical
 from tanglekit.games.qango.reference import reference_move_values
