@@ -126,8 +126,8 @@ def test_perfect_against_perfect_lasts_the_shortest_win(board_name, opening, pli
 @pytest.mark.parametrize("board_name,opening", BOOKS)
 def test_every_stored_reply_is_exact(board_name, opening):
     """Every entry of every book, both ways: after the stored reply the winner has no win within
-    d - 3 plies and has one within d - 1 (the reply's distance is exactly d - 1). About 3 minutes
-    in all, most of it the first replies of the QANGO 7 professionals rows."""
+    d - 3 plies and has one within d - 1 (the reply's distance is exactly d - 1). About a minute in
+    all, most of it the first replies of QANGO 7 professionals-2 and 7 Plus edges."""
     board = load_board(board_name)
     allowed = frozenset(board.opening_cells(opening))
     doc = json.loads(_path(board_name, opening).read_text())
