@@ -1,5 +1,6 @@
 """QANGO bots in named strengths: ``random``, ``search`` (short exact search + heuristic) and ``perfect``
-(exact search, then the shipped certificates as a tablebase, then df-pn; about a second per move)."""
+(the stored longest-defence book when lost, exact search, then the shipped certificates as a
+tablebase, then df-pn; about a second per move)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import time
 from ...errors import BotError
 from . import load_board
 from .position import Position, completing_cells
+from .proof import forced_move
 
 BOT_NAMES = ("random", "search", "perfect")
 
@@ -77,7 +79,8 @@ def make_bot(name: str, seed: int = 0, think: float = 2.0):
         for m in moves:
             if mine >> m & 1:
                 return m
-        alive = moves
+        theirs = completing_cells(pos.board, opp, me)
+        alive = [m for m in moves if theirs >> m & 1] or moves  # a block first, even out of time
         left = min(pos.board.limit - pos.n_counters, len(moves))
         r = 1
         s.stats[:] = 0
@@ -97,6 +100,16 @@ def make_bot(name: str, seed: int = 0, think: float = 2.0):
         # solver, a certificate read): each step gets a share of what is left
         budget = min(think, 0.85)
         end = time.perf_counter() + budget
+        # 0. a win at once or the only block (cheap, and never left to a search that runs out of time)
+        forced = forced_move(pos)
+        if forced is not None:
+            return forced
+        # the stored longest-defence book (exact, on the lines a perfect winner plays in each won row)
+        from .defence import book_defence  # reads a small JSON file (only when this runs)
+
+        hit = book_defence(pos)
+        if hit is not None:
+            return hit[0]
         # 1. the exact search (fastest win, longest defence, a drawing move in a draw)
         s = solver_for(pos)
         res = s.solve(pos, time_limit=0.35 * budget)
@@ -104,7 +117,7 @@ def make_bot(name: str, seed: int = 0, think: float = 2.0):
             return res.best_move
         # 2. a shipped certificate covering the position: a certified winning or holding move, or
         #    the reply that resists longest (tablebase)
-        from .book import book_move
+        from .book import book_move  # reads the certificates (only when this runs)
 
         hit = book_move(pos, deadline=time.perf_counter() + 0.3 * max(0.0, end - time.perf_counter()))
         if hit is not None:

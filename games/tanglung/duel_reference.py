@@ -173,3 +173,68 @@ class Reference:
         rng = random.Random(seed)
         picks = rng.sample(range(len(self.matches)), min(count, len(self.matches)))
         return [(self.sample_at(j), self.values[j]) for j in picks]
+
+    # -- the longest defence, by bounded horizons -------------------------------------------
+    def plies_to_end(self) -> list[int | None]:
+        """Per position: the smallest ``k`` such that one player can force the end of the match
+        within ``k`` plies with a win for itself, whatever the other player does and whatever
+        cards are lit (None when nobody can: a value other than +1 / -1). Computed from the
+        graph alone, by growing horizons: a position is *won within k* when some action wins at
+        once, or leads to a position lost within k - 1, or lights a card every kind of which gives
+        such a position; it is *lost within k* when every action loses at once or leads (for every
+        kind) to a position won within k - 1, and lost within 0 when it has no action. This is the
+        solver's longest defence (the winner hurrying, the loser delaying, chance counted at its
+        longest), found without its levels, layers or Dijkstra."""
+        n = len(self.nodes)
+        plies: list[int | None] = [None] * n
+        won = [False] * n  # the sign: True when the player to move is the one who forces the end
+        for i, acts in enumerate(self.nodes):
+            if not acts:
+                plies[i] = 0
+        k = 0
+        while True:
+            k += 1
+
+            def lost(j):
+                return plies[j] is not None and not won[j]
+
+            def win(j):
+                return plies[j] is not None and won[j]
+
+            new = []
+            for i, acts in enumerate(self.nodes):
+                if plies[i] is not None:
+                    continue
+                if any((kind == "end" and x == 1) or (kind == "move" and lost(x))
+                       or (kind == "chance" and all(lost(j) for _, j in x)) for kind, x in acts):
+                    new.append((i, True))
+                elif all((kind == "end" and x == -1) or (kind == "move" and win(x))
+                         or (kind == "chance" and all(win(j) for _, j in x)) for kind, x in acts):
+                    new.append((i, False))
+            if not new:
+                return plies
+            for i, w in new:
+                plies[i], won[i] = k, w
+
+    def action_plies(self, j: int, plies: list[int | None]) -> dict:
+        """For position ``j``: each legal action of the engine -> (its value for the mover, the
+        plies to the end after it, the action counted, chance at its longest; None when the end is
+        not forced)."""
+        out = {}
+        for a, (kind, x) in zip(self.matches[j].legal_actions(), self.nodes[j]):
+            if kind == "end":
+                out[a] = (Fraction(x), 1)
+            elif kind == "move":
+                out[a] = (-self.values[x], None if plies[x] is None else plies[x] + 1)
+            else:
+                ps = [plies[i] for _, i in x]
+                v = -Fraction(sum(c * self.values[i] for c, i in x), sum(c for c, _ in x))
+                out[a] = (v, None if None in ps else max(ps) + 1)
+        return out
+
+    def index_of(self, m: Match) -> int:
+        """The position number of a live match (its dark cards' letters ignored)."""
+        c = m.clone()
+        pool = _hide(c)
+        c.options = self.matches[0].options
+        return self.index[_key(c, pool)]
