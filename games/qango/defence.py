@@ -227,8 +227,9 @@ def main(argv=None) -> int:
     doc = build_book(a.board, a.opening, id_seconds=a.id_seconds)
     text = json.dumps(doc, indent=0, sort_keys=True)
     if a.out:
-        with open(a.out, "w") as f:
-            f.write(text + "\n")
+        from ...outputs import write_text  # the output layer: atomic, never onto an input
+
+        write_text(a.out, text + "\n", "defence book")
     print(f"{len(doc['positions'])} positions, {doc['lines']} lines, {doc['seconds']} s")
     return 0
 
