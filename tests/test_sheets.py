@@ -69,7 +69,7 @@ def test_tangle_sheet_has_coordinates_legend_and_answer():
     g = TangleGame()
     p = generate_puzzle(g, seed=4)
     sheet = puzzle_svg(g, p)
-    labels = set(re.findall(r'fill="#8a8170">(\d+,\d+)</text>', sheet))
+    labels = set(re.findall(r'fill="#5c5547">(\d+,\d+)</text>', sheet))
     assert len(labels) == len(g.board.tiles)
     assert "Player 0 (red)" in sheet and "Player 1 (blue)" in sheet and "pieces left" in sheet
     answer = puzzle_answer_svg(g, p)
