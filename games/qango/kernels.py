@@ -18,6 +18,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, objmode
 
+from ... import numba_cache  # noqa: F401  (its cache locator, before the kernels below are defined)
+
 NO_WIN = 127  # tt_w value meaning "no win proven yet"
 
 # named indices of the arrays the solver and the kernels share

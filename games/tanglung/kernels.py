@@ -13,6 +13,8 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from ... import numba_cache  # noqa: F401  (its cache locator, before the kernels below are defined)
+
 # --- shared indices and codes -----------------------------------------------------------------
 STAT_MOVES = 0  # fewest moves, -1 when no tour
 STAT_TOURS = 1  # number of optimal tours

@@ -31,6 +31,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, objmode
 
+from ... import numba_cache  # noqa: F401  (its cache locator, before the kernels below are defined)
 from ._kernel import ZOut, ZScratch, _lookup, _search_in
 
 MIDDLE = 3

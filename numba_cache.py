@@ -1,0 +1,165 @@
+"""Where tanglekit's numba kernels are cached on disk: one per-user folder per tanglekit version,
+shared by every install of that version (editable or regular, wherever it lives).
+
+numba's own locators name a cache folder after the absolute path of the kernel's source file, so
+moving between ``pip install -e .`` and ``pip install .`` (or two virtual environments) compiled
+every kernel again. :class:`PackageCacheLocator` files a kernel of this package under
+
+    <root>/<the source file's folder relative to the package>/<numba's usual file names>
+
+where ``<root>`` is ``~/.cache/tanglekit/numba/<version>-py<X.Y>`` (``$XDG_CACHE_HOME`` when set;
+see ``tanglekit._numba_cache_dir``) or, when the user set ``NUMBA_CACHE_DIR``,
+``$NUMBA_CACHE_DIR/tanglekit/<version>-py<X.Y>``. Nothing is ever written inside the package (an
+installed one may be read-only).
+
+Freshness: the source stamp is a SHA-256 of the file's content together with the stamps of the
+package modules it imports (``from .x import CONST`` freezes CONST into the compiled code; a kernel
+calling a kernel of another file carries a copy of it), never a modification time. numba keeps its
+other checks: its own version in the index, and per entry the signature, the CPU and the hash of
+the function's bytecode.
+
+Every kernel module imports this module before its first ``@njit(cache=True)``; importing it puts
+the locator at the front of numba's list (once). Files outside the package keep numba's locators.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import re
+import sys
+
+from numba.core import caching, config
+
+from . import __version__, _numba_cache_dir
+
+PACKAGE_DIR = os.path.dirname(os.path.realpath(__file__))
+
+# `from .x import a, b` / `from .. import x` / `from tanglekit.x import y` / `import tanglekit.x`
+_FROM = re.compile(r"^[ \t]*from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)", re.MULTILINE)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+(tanglekit(?:\.\w+)*)", re.MULTILINE)
+
+
+def cache_root() -> str:
+    """The folder holding every cached kernel of this tanglekit version."""
+    ours = _numba_cache_dir()
+    chosen = config.CACHE_DIR
+    if not chosen or os.path.abspath(chosen) == os.path.abspath(ours):
+        return ours
+    py = f"py{sys.version_info[0]}.{sys.version_info[1]}"
+    return os.path.join(chosen, "tanglekit", f"{__version__}-{py}")
+
+
+def _inside(path: str) -> bool:
+    return path.startswith(PACKAGE_DIR + os.sep)
+
+
+def _module_file(dotted_dir: str, name: str) -> str | None:
+    """The package file of module ``name`` (dotted, relative to folder ``dotted_dir``), if any."""
+    base = os.path.join(dotted_dir, *name.split(".")) if name else dotted_dir
+    for cand in (base + ".py", os.path.join(base, "__init__.py")):
+        if _inside(cand) and os.path.isfile(cand):
+            return cand
+    return None
+
+
+def package_imports(path: str, text: str) -> list[str]:
+    """The files of the package modules that the source ``text`` of file ``path`` imports."""
+    here = os.path.dirname(path)
+    found = []
+    for m in _FROM.finditer(text):
+        mod, names = m.group(1), m.group(2)
+        if mod.startswith("."):
+            dots = len(mod) - len(mod.lstrip("."))
+            folder = here
+            for _ in range(dots - 1):
+                folder = os.path.dirname(folder)
+            mod = mod[dots:]
+        elif mod == "tanglekit" or mod.startswith("tanglekit."):
+            folder, mod = PACKAGE_DIR, mod[len("tanglekit."):] if "." in mod else ""
+        else:
+            continue
+        hit = _module_file(folder, mod)
+        if hit:
+            found.append(hit)
+        for name in re.findall(r"\w+", names.replace(" as ", " ")):  # `from . import kernels`
+            sub = _module_file(folder, f"{mod}.{name}" if mod else name)
+            if sub:
+                found.append(sub)
+    for m in _IMPORT.finditer(text):
+        hit = _module_file(PACKAGE_DIR, m.group(1)[len("tanglekit."):] if "." in m.group(1) else "")
+        if hit:
+            found.append(hit)
+    return sorted(set(found) - {path})
+
+
+@functools.cache
+def _file_stamp(path: str, mtime_ns: int, size: int) -> tuple[bytes, tuple[str, ...]]:
+    """(SHA-256 of the file, package files it imports); memoised per (mtime, size) so that a file
+    changed while the process runs is read again."""
+    with open(path, "rb") as f:
+        data = f.read()
+    return hashlib.sha256(data).digest(), tuple(package_imports(path, data.decode("utf-8", "replace")))
+
+
+def source_stamp(path: str) -> str:
+    """Hex SHA-256 over the content of ``path`` and of every package module it imports, directly
+    or through other package modules (paths relative to the package, so any install agrees)."""
+    path = os.path.realpath(path)
+    h = hashlib.sha256()
+    seen = {path}
+    todo = [path]
+    while todo:
+        p = todo.pop()
+        st = os.stat(p)
+        digest, deps = _file_stamp(p, st.st_mtime_ns, st.st_size)
+        h.update(os.path.relpath(p, PACKAGE_DIR).encode() + b"\0" + digest)
+        for d in deps:
+            if d not in seen:
+                seen.add(d)
+                todo.append(d)
+    return h.hexdigest()
+
+
+class PackageCacheLocator(caching._CacheLocator):
+    """numba cache locator for the kernels of this package (see the module docstring)."""
+
+    def __init__(self, py_func, py_file):
+        self._py_file = os.path.realpath(py_file)
+        self._lineno = py_func.__code__.co_firstlineno
+        rel = os.path.relpath(os.path.dirname(self._py_file), PACKAGE_DIR)
+        root = cache_root()
+        self._cache_path = root if rel == os.curdir else os.path.join(root, rel)
+
+    def get_cache_path(self):
+        return self._cache_path
+
+    def get_source_stamp(self):
+        return source_stamp(self._py_file)
+
+    def get_disambiguator(self):
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        real = os.path.realpath(py_file)
+        if not (_inside(real) and os.path.isfile(real)):
+            return None  # not ours: numba's own locators decide
+        self = cls(py_func, real)
+        try:
+            self.ensure_cache_path()
+        except OSError:
+            return None  # no writable cache folder: numba's next locator (or no cache)
+        return self
+
+
+def install() -> None:
+    """Put PackageCacheLocator first in numba's locator list (idempotent)."""
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # numba < 0.62: _CacheImpl
+    classes = impl._locator_classes
+    if PackageCacheLocator not in classes:
+        classes.insert(0, PackageCacheLocator)
+
+
+install()
