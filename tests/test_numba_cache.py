@@ -164,3 +164,48 @@ def test_every_cached_kernel_module_installs_the_locator_first():
     assert p.returncode == 0, p.stderr
     n, names, first = json.loads(p.stdout)
     assert n > 30 and names == ["PackageCacheLocator"] and first == "PackageCacheLocator", p.stdout
+
+
+CALLS = '''\
+from numba import njit
+
+from . import numba_cache  # noqa: F401
+
+
+@njit(cache=True)
+def _scale(x, k):
+    return x * k
+
+
+@njit(cache=True)
+def scaled(x):
+    return _scale(x, 2) + _scale(x, 3) + _scale(x, x)
+
+
+@njit(cache=True)
+def _pick(t, k):
+    return t[k]
+
+
+@njit(cache=True)
+def second():
+    return _pick((1, 2.5), 1)
+'''
+
+
+def test_constant_arguments_of_our_callees_compile_once(tmp_path):
+    """A kernel calling another with constants (2, 3) and a variable compiles the callee once, for
+    int64; a callee that needs the literal (an index into a mixed tuple) still gets it."""
+    pkg = _install(tmp_path / "a")
+    (pkg / "calls.py").write_text(CALLS)
+    code = ("import json; from tanglekit import calls; "
+            "print(json.dumps([calls.scaled(5), calls.second(), [str(s) for s in calls._scale.signatures], "
+            "[str(s) for s in calls._pick.signatures]]))")
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "PYTHONPATH")}
+    env.update(PYTHONPATH=str(pkg.parent), PYTHONDONTWRITEBYTECODE="1", XDG_CACHE_HOME=str(tmp_path / "home"))
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stderr
+    value, picked, scale_sigs, pick_sigs = json.loads(p.stdout)
+    assert (value, picked) == (50, 2.5)
+    assert scale_sigs == ["(int64, int64)"], scale_sigs
+    assert len(pick_sigs) == 1 and "Literal[int](1)" in pick_sigs[0], pick_sigs

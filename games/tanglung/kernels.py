@@ -214,7 +214,7 @@ def solo_search(pr, w):
                             elif use_h == 1 or nl == full:
                                 nf = ng + pop[full & ~nl]
                             else:
-                                nf = ng + _bound(nl, q, full, cov, outmask, use_h, pop)
+                                nf = ng + _bound(nl, np.int64(q), full, cov, outmask, use_h, pop)  # int64: one compile
                             if nf >= fmax or npush >= cap:
                                 status = OUT_OF_SPACE
                                 break
