@@ -26,7 +26,7 @@ def _empty(row) -> Position:
 def _cli(*args) -> dict:
     r = CliRunner().invoke(app, ["qango", "solve", *args, "--json"])
     assert r.exit_code == 0, r.output
-    return json.loads(r.output)
+    return json.loads(next(line for line in r.output.splitlines() if line.startswith("{")))  # not "wrote ..."
 
 
 @pytest.mark.parametrize("row", ROWS, ids=lambda r: f"{r['board']}-{r['opening']}")
@@ -111,3 +111,19 @@ def test_cli_uses_the_book_and_no_book_searches():
     assert _cli("empty", "--board", "6", "--method", "id")["source"] == "search"
     off = _cli("OXO.XO/OX.XOX/O.XOX./XOX.O./.XOX../X.O.OX")
     assert off["source"] == "search" and off["value"] == "draw"
+
+
+def test_proof_of_a_certificates_root_is_the_shipped_certificate_as_the_search_writes_it(tmp_path):
+    """The demo's `qango solve empty --board 6 --proof F`: from the book the shipped certificate,
+    the very document the search writes; the checker accepts it."""
+    book = _cli("empty", "--board", "6", "--proof", str(tmp_path / "book.json"))
+    searched = _cli("empty", "--board", "6", "--no-book", "--proof", str(tmp_path / "search.json"))
+    assert (book["source"], searched["source"]) == ("book", "search")
+    a, b = (json.loads((tmp_path / f).read_text()) for f in ("book.json", "search.json"))
+    assert a == b and a["claim"] == "win" and a["plies"] == 11
+    r = CliRunner().invoke(app, ["qango", "verify-proof", str(tmp_path / "book.json"), "--json"])
+    assert r.exit_code == 0 and json.loads(r.output)["ok"] is True
+    # a position inside a certificate (not its root) is searched for its proof
+    pos = "....../....../..X.../....../....../......"
+    inside = _cli(pos, "--board", "6", "--proof", str(tmp_path / "inside.json"))
+    assert inside["source"] == "search"

@@ -229,6 +229,25 @@ def _own_move(table: dict, pos: Position, perms) -> int | None:
     return e if isinstance(e, int) and pos._legal(e) else None
 
 
+def book_certificate(pos: Position) -> dict | None:
+    """The whole shipped certificate (with its refutation) whose root is ``pos`` itself (same
+    cells, opening and rules), else None: what ``qango solve --proof`` writes for such a position
+    without searching (the certificates were written by that command)."""
+    board = pos.board
+    for name in _proof_names(board, pos.allowed_first):
+        try:
+            doc = _fast_doc(name)
+            root = parse_position(doc.get("position", ""), board, pos.allowed_first)
+        except (OSError, ValueError, TanglekitError):
+            continue
+        if _same_rules(doc, board, pos.allowed_first) and (root.x, root.o) == (pos.x, pos.o):
+            import gzip  # start-up: only when a certificate is written
+            import json  # start-up: only when a certificate is written
+
+            return json.loads(gzip.decompress(proof_path(name).read_bytes()))
+    return None
+
+
 def book_solve(pos: Position):
     """The answer of the shipped certificate of ``pos``'s variant (board, opening, counter limit),
     or None when no certificate proves a value for it: a ``SolveResult`` (nodes 0) whose value is

@@ -84,7 +84,8 @@ def solve_cmd(
     opening: Optional[str] = typer.Option(None, "--opening", help=OPENING_HELP),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds; past it the value is 'unknown' (0: stop at once)."),
     proof: Optional[Path] = typer.Option(None, "--proof", help="Write a certificate (JSON, .gz to compress) of the value: "
-                                         "a win (the shortest, when plies are exact) or a draw."),
+                                         "a win (the shortest, when plies are exact) or a draw; the "
+                                         "root of a shipped certificate gets that certificate (--no-book: searched)."),
     method: str = typer.Option("auto", "--method", help="auto (iterative deepening, then df-pn when it runs long), id "
                                "(exact plies), pns (df-pn: value only, plies null) or shortest (df-pn, then the "
                                "exact plies by df-pn with a counter limit)."),
@@ -100,7 +101,8 @@ def solve_cmd(
 
     With --method auto a position that the shipped certificate of its variant proves (`qango table`)
     is answered from it ("source": "book", 0 nodes): its value and best move, and plies only at the
-    certificate's own root (elsewhere null: the certificate gives no distance); --no-book searches."""
+    certificate's own root (elsewhere null: the certificate gives no distance); --no-book searches.
+    With --proof the book answers only a certificate's root and writes that certificate."""
     if batch is not None:
         from ...cli_batch import run_batch  # start-up: loaded when the command runs
 
@@ -120,11 +122,12 @@ def solve_cmd(
         res = SolveResult("unknown", None, None, 0, deadline.elapsed(), pos.board)
     else:
         workers = check_workers(workers)
-        res = None
-        if not no_book and proof is None and method == "auto":
-            from .book import book_solve  # start-up: loaded when the command runs
+        res = book_doc = None
+        if not no_book and method == "auto":
+            from .book import book_certificate, book_solve  # start-up: loaded when the command runs
 
-            res = book_solve(pos)
+            book_doc = book_certificate(pos) if proof is not None else None
+            res = book_solve(pos) if proof is None or book_doc is not None else None
             if res is not None:
                 source = "book"
                 res.seconds = deadline.elapsed()
@@ -139,9 +142,12 @@ def solve_cmd(
         if res.value in ("win", "loss", "draw"):
             import json
 
-            from .cert import make_proof  # loads numpy (only when this runs)
+            if book_doc is not None:  # the shipped certificate of this very position
+                doc = book_doc
+            else:
+                from .cert import make_proof  # loads numpy (only when this runs)
 
-            doc = make_proof(pos, res, solver, max_nodes=20_000_000)
+                doc = make_proof(pos, res, solver, max_nodes=20_000_000)
             text = json.dumps(doc, separators=(",", ":"))
             if proof.suffix == ".gz":
                 import gzip
