@@ -107,3 +107,21 @@ def test_generated_challenge_is_the_same_without_compiling(monkeypatch, seed):
     p = generate_challenge(seed, "medium")
     assert calls  # the plain playouts ran
     assert p.to_json() == k.to_json()
+
+
+def test_tanglung_generate_is_the_same_without_compiling(monkeypatch):
+    """The demo's `tanglung solo generate --difficulty hard`: every solve goes Python first while
+    the search kernel would compile, with the kernel's challenge."""
+    from tanglekit.games.tanglung import generate as G
+    from tanglekit.games.tanglung import solo_search as T
+
+    monkeypatch.setenv("TANGLEKIT_ENGINE", "kernel")
+    k = G.generate_challenge("hard", seed=1)
+    monkeypatch.delenv("TANGLEKIT_ENGINE")
+    monkeypatch.setattr(T, "kernel_ready", lambda kernel: False)
+    kernel_calls = []
+    real = T.search_graph
+    monkeypatch.setattr(T, "search_graph", lambda *a, **kw: kernel_calls.append(1) or real(*a, **kw))
+    p = G.generate_challenge("hard", seed=1)
+    assert not kernel_calls
+    assert p.to_json() == k.to_json()
