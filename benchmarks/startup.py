@@ -55,7 +55,10 @@ FIRST_RUN = [
     ("demo", ["demo", "--out", "{tmp}/demo"], 3.0, None),
     ("qango solve empty --board 6 --opening castle", ["qango", "solve", "empty", "--board", "6", "--opening",
                                                       "castle"], None, 5.0),
-    ("qango solve empty --board 6 (the demo's)", ["qango", "solve", "empty", "--board", "6"], None, None),
+    ("qango solve empty --board 6 --opening castle --no-book (the search)", ["qango", "solve", "empty", "--board", "6",
+                                                                             "--opening", "castle", "--no-book"],
+     None, None),
+    ("qango solve empty --board 6 --no-book", ["qango", "solve", "empty", "--board", "6", "--no-book"], None, None),
 ]
 HEAVY = ("numba", "numpy", "pydantic", "rich", "ortools")
 
