@@ -12,6 +12,13 @@ within a budget, and hands it to the kernel past the budget (losing only the bud
 numba is loaded (a batch, a large instance before) the kernels run. The Tanglung solo solve
 has had its own such path since before (``games/tanglung/solo_search.py``).
 
+A kernel that this process would have to compile first (no fresh entry in the kernel cache on
+disk, ``kernel_files.kernel_cached``, and not compiled in this process) costs seconds to tens
+of seconds, so a caller that names its kernel (``plain_first(kernel=(module, function))``) runs
+a small instance in plain Python also when numba is loaded, and gets a larger budget
+(``plain_budget(default, cold=..., kernel=...)``): a demo or a first run after an upgrade then
+compiles only the kernels its large instances need. The answers are the same either way.
+
 ``TANGLEKIT_ENGINE=kernel`` always runs the kernels; ``TANGLEKIT_ENGINE=python`` runs the Python
 searches without a budget where they exist (tests, comparisons).
 """
@@ -30,15 +37,50 @@ def requested() -> str:
     return e if e in ENGINES else "auto"
 
 
-def plain_first() -> bool:
+def kernel_ready(kernel: tuple[str, str]) -> bool:
+    """Whether kernel ``(module, function)`` (a module of this package) runs without compiling:
+    compiled in this process already, or a fresh entry for it in the kernel cache on disk."""
+    module, name = kernel
+    f = getattr(sys.modules.get(module), name, None)
+    if f is not None and getattr(f, "overloads", None):
+        return True
+    if kernel not in _ON_DISK:  # looked up once per process (the in-process check above follows compiles)
+        _ON_DISK[kernel] = _on_disk(module, name)
+    return _ON_DISK[kernel]
+
+
+_ON_DISK: dict[tuple[str, str], bool] = {}
+
+
+def _on_disk(module: str, name: str) -> bool:
+    import importlib.util  # start-up: only when a caller names its kernel
+
+    from .kernel_files import kernel_cached  # start-up: hashlib and re, only when a caller names its kernel
+
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return False
+    if spec is None or not spec.origin:
+        return False
+    return kernel_cached(spec.origin, name)
+
+
+def plain_first(kernel: tuple[str, str] | None = None) -> bool:
     """Whether a small search should try plain Python first: asked for, or (auto) numba is not
-    loaded in this process yet."""
+    loaded in this process yet, or the caller's ``kernel`` (module, function) would compile first."""
     e = requested()
     if e == "auto":
-        return "numba" not in sys.modules
+        return "numba" not in sys.modules or (kernel is not None and not kernel_ready(kernel))
     return e == "python"
 
 
-def plain_budget(default: int) -> int | None:
-    """The node budget of a plain search (None: no budget, with TANGLEKIT_ENGINE=python)."""
-    return None if requested() == "python" else default
+def plain_budget(default: int, cold: int | None = None, kernel: tuple[str, str] | None = None) -> int | None:
+    """The node budget of a plain search (None: no budget, with TANGLEKIT_ENGINE=python):
+    ``cold`` when given and the ``kernel`` would compile first (a budget worth its compile
+    time), else ``default``."""
+    if requested() == "python":
+        return None
+    if cold is not None and kernel is not None and not kernel_ready(kernel):
+        return cold
+    return default

@@ -400,6 +400,8 @@ def _jit() -> None:
         return
     import numba  # start-up: numba loads (and compiles) only when a kernel first runs
 
+    from .. import numba_cache  # noqa: F401  start-up: loads numba; its cache locator, before the kernels are made
+
     g = globals()
     for name in _KERNEL_NAMES:
         g[name] = numba.njit(cache=True)(g[name])

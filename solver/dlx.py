@@ -21,6 +21,7 @@ from typing import Iterator, NamedTuple
 import numpy as np
 from numba import njit
 
+from .. import numba_cache  # noqa: F401  (its cache locator, before the kernels below are defined)
 from ..errors import SolverError
 from ..kernelargs import kernel_bundle
 from .dlx_bitset import (

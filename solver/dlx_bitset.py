@@ -34,6 +34,7 @@ from numba import njit, types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
+from .. import numba_cache  # noqa: F401  (its cache locator, before the kernels below are defined)
 from ..kernelargs import kernel_bundle
 
 # st[]: the resumable search state shared by the packer (BitsetMatrix) and the kernels

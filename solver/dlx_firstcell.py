@@ -21,6 +21,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from .. import numba_cache  # noqa: F401  (its cache locator, before the kernels below are defined)
 from ..errors import SolverError
 from ..kernelargs import kernel_bundle
 

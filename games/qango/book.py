@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import time
 
+from ...errors import TanglekitError
 from .board import Board, load_board
-from .position import Position
-from .proof import canonical, forced_move, load_proof, table_key
+from .position import Position, parse_position
+from .proof import canonical, forced_move, holds, load_proof, out_of_time, table_key
 from .table import ROWS, proof_path
 
 _CACHE: dict = {}
@@ -168,4 +169,130 @@ def book_move(pos: Position, budget: int = 20_000, deadline: float = float("inf"
                 best = (m, n)
         if best is not None:
             return best[0], "loss"
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# The book answer of `qango solve`: value, best move and (where proven) plies from a certificate
+# --------------------------------------------------------------------------------------------
+_TABLES: dict = {}
+WALK_NODES = 5_000  # positions a book answer may walk below ``pos`` (forced moves, replies)
+
+
+def _fast_doc(name: str) -> dict:
+    """A shipped certificate without its refutation table: gzip and ``json.loads`` directly (package
+    data, not user input; the refutation is what makes the files large), once per process."""
+    if name not in _TABLES:
+        import gzip  # start-up: only when a book answer is looked up
+        import json  # start-up: only when a book answer is looked up
+
+        doc = json.loads(gzip.decompress(proof_path(name).read_bytes()))
+        doc.pop("refutation", None)  # every shipped one has it (table.py): plies are exact
+        _TABLES[name] = doc
+    return _TABLES[name]
+
+
+def _covered(table: dict, pos: Position, owner: str, kind: str, perms, budget: list) -> bool:
+    """Whether the strategy ``table`` of ``owner`` (kind "win": the owner wins; "hold": the other
+    side cannot win) is proven from ``pos``: every line below it reaches a position the table holds an
+    entry for, or a finished game the kind allows, within ``budget`` positions. A table entry counts as
+    proven because a shipped certificate uses every entry and the checker walked every line below it."""
+    other = "O" if owner == "X" else "X"
+    w = pos.winner()
+    if w is not None:
+        return w == owner if kind == "win" else w != other
+    if pos.is_over():
+        return kind == "hold"
+    budget[0] -= 1
+    if budget[0] < 0:
+        return False
+    key, _ = canonical(pos.x, pos.o, perms) if pos.n_counters else ((pos.x, pos.o), 0)
+    entry = table.get(table_key(*key))
+    if pos.to_move == owner:
+        if entry is not None:
+            return True
+        if kind == "hold" and (out_of_time(pos, other) or holds(pos, other, [])):
+            return True
+        move = forced_move(pos)
+        return move is not None and _covered(table, pos.play(move), owner, kind, perms, budget)
+    if kind == "hold" and (out_of_time(pos, other) or holds(pos, other, [])):
+        return True
+    return all(_covered(table, pos.play(m), owner, kind, perms, budget) for m in pos.legal_moves())
+
+
+def _own_move(table: dict, pos: Position, perms) -> int | None:
+    """The owner's move at ``pos`` (its turn): the table's entry in ``pos``'s frame, else the forced
+    move a table leaves out; None for a leaf entry (a pairing shows the hold, no move given)."""
+    e = _entry(table, pos, perms)
+    if e is None:
+        return forced_move(pos)
+    return e if isinstance(e, int) and pos._legal(e) else None
+
+
+def book_certificate(pos: Position) -> dict | None:
+    """The whole shipped certificate (with its refutation) whose root is ``pos`` itself (same
+    cells, opening and rules), else None: what ``qango solve --proof`` writes for such a position
+    without searching (the certificates were written by that command)."""
+    board = pos.board
+    for name in _proof_names(board, pos.allowed_first):
+        try:
+            doc = _fast_doc(name)
+            root = parse_position(doc.get("position", ""), board, pos.allowed_first)
+        except (OSError, ValueError, TanglekitError):
+            continue
+        if _same_rules(doc, board, pos.allowed_first) and (root.x, root.o) == (pos.x, pos.o):
+            import gzip  # start-up: only when a certificate is written
+            import json  # start-up: only when a certificate is written
+
+            return json.loads(gzip.decompress(proof_path(name).read_bytes()))
+    return None
+
+
+def book_solve(pos: Position):
+    """The answer of the shipped certificate of ``pos``'s variant (board, opening, counter limit),
+    or None when no certificate proves a value for it: a ``SolveResult`` (nodes 0) whose value is
+    for the side to move. A win comes from the winner's table (the mover's entry or forced move);
+    a loss from the other side's win table covering every reply (best move: the reply with the
+    longest line in the table, measured within a budget, else the first legal move); a draw from
+    both hold tables (the mover's entry, and the other side's table covering every reply). plies:
+    the certificate's shortest win at its own root position (exact: the refutation proves no
+    shorter win), None elsewhere (the table gives no distance; ``solve --no-book`` searches it)."""
+    from .small import SolveResult  # start-up: loaded when a book answer is looked up
+
+    board = pos.board
+    perms = [list(p) for p in board.symmetries]
+    found = []
+    for name in _proof_names(board, pos.allowed_first):
+        try:
+            doc = _fast_doc(name)
+        except (OSError, ValueError):  # a missing or unreadable file is no book entry
+            continue
+        if _same_rules(doc, board, pos.allowed_first):
+            found.append(doc)
+    me = pos.to_move
+    for doc in found:
+        try:
+            root = parse_position(doc.get("position", ""), board, pos.allowed_first)
+        except (TanglekitError, ValueError):  # an unparsable root is no root match
+            root = None
+        at_root = root is not None and (canonical(root.x, root.o, perms)[0] == canonical(pos.x, pos.o, perms)[0])
+        for owner, kind, table in _tables(doc):
+            if kind != "win":
+                continue
+            plies = doc.get("plies") if at_root and isinstance(doc.get("plies"), int) else None
+            if owner == me:
+                move = _own_move(table, pos, perms)
+                if move is not None and _covered(table, pos.play(move), owner, kind, perms, [WALK_NODES]):
+                    return SolveResult("win", move, plies, 0, 0.0, board)
+            elif _covered(table, pos, owner, kind, perms, [WALK_NODES]):
+                hit = book_move(pos, budget=WALK_NODES)
+                move = hit[0] if hit is not None and hit[1] == "loss" else min(pos.legal_moves())
+                return SolveResult("loss", move, plies, 0, 0.0, board)
+        holds_ = {owner: table for owner, kind, table in _tables(doc) if kind == "hold"}
+        if me in holds_ and (("O" if me == "X" else "X") in holds_):
+            other = "O" if me == "X" else "X"
+            move = _own_move(holds_[me], pos, perms)
+            if (move is not None and _covered(holds_[me], pos.play(move), me, "hold", perms, [WALK_NODES])
+                    and _covered(holds_[other], pos, other, "hold", perms, [WALK_NODES])):
+                return SolveResult("draw", move, None, 0, 0.0, board)
     return None

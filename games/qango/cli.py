@@ -84,17 +84,25 @@ def solve_cmd(
     opening: Optional[str] = typer.Option(None, "--opening", help=OPENING_HELP),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds; past it the value is 'unknown' (0: stop at once)."),
     proof: Optional[Path] = typer.Option(None, "--proof", help="Write a certificate (JSON, .gz to compress) of the value: "
-                                         "a win (the shortest, when plies are exact) or a draw."),
+                                         "a win (the shortest, when plies are exact) or a draw; the "
+                                         "root of a shipped certificate gets that certificate (--no-book: searched)."),
     method: str = typer.Option("auto", "--method", help="auto (iterative deepening, then df-pn when it runs long), id "
                                "(exact plies), pns (df-pn: value only, plies null) or shortest (df-pn, then the "
                                "exact plies by df-pn with a counter limit)."),
     option: Optional[List[str]] = typer.Option(None, "--option", help="Rule option NAME=VALUE (board, opening, max_counters)."),
     workers: int = typer.Option(1, "--workers", help="Processes for df-pn: 2 shares the root's moves out over two "
                                 "forked processes (pays on empty boards, not on short searches)."),
-    json_out: bool = typer.Option(False, "--json", help="Print {value, best_move, plies, nodes, complete, ...} as JSON."),
+    json_out: bool = typer.Option(False, "--json", help="Print {value, best_move, plies, nodes, complete, source, ...} as JSON."),
     batch: Optional[str] = typer.Option(None, "--batch", help="Many positions: FILE or - with one position, ID, file or JSON position a line; JSON lines out."),
+    no_book: bool = typer.Option(False, "--no-book", help="Always search: do not answer from the shipped certificate "
+                                 "of the variant (the book answers positions it proves, with --method auto and no --proof)."),
 ) -> None:
-    """Solve a position exactly: value for the side to move, best move, plies to the end, nodes."""
+    """Solve a position exactly: value for the side to move, best move, plies to the end, nodes.
+
+    With --method auto a position that the shipped certificate of its variant proves (`qango table`)
+    is answered from it ("source": "book", 0 nodes): its value and best move, and plies only at the
+    certificate's own root (elsewhere null: the certificate gives no distance); --no-book searches.
+    With --proof the book answers only a certificate's root and writes that certificate."""
     if batch is not None:
         from ...cli_batch import run_batch  # start-up: loaded when the command runs
 
@@ -103,6 +111,7 @@ def solve_cmd(
         raise typer.BadParameter("give a position, 'empty', a puzzle ID or a file (or --batch FILE)", param_hint="POSITION")
 
     deadline = Deadline(_time_limit(time_limit))
+    source = "search"
     if method not in ("auto", "id", "pns", "shortest"):
         raise UsageError(f"unknown --method {method[:40]!r} (auto, id, pns or shortest)")
     b0, opening, max_c = _board_rules(board, opening, option)
@@ -113,7 +122,17 @@ def solve_cmd(
         res = SolveResult("unknown", None, None, 0, deadline.elapsed(), pos.board)
     else:
         workers = check_workers(workers)
-        res = _solve_small(pos, deadline, method) if proof is None else None
+        res = book_doc = None
+        if not no_book and method == "auto":
+            from .book import book_certificate, book_solve  # start-up: loaded when the command runs
+
+            book_doc = book_certificate(pos) if proof is not None else None
+            res = book_solve(pos) if proof is None or book_doc is not None else None
+            if res is not None:
+                source = "book"
+                res.seconds = deadline.elapsed()
+        if res is None and proof is None:
+            res = _solve_small(pos, deadline, method)
         if res is None:
             from .solve import QangoSolver  # loads numpy (only when this runs)
 
@@ -123,9 +142,12 @@ def solve_cmd(
         if res.value in ("win", "loss", "draw"):
             import json
 
-            from .cert import make_proof  # loads numpy (only when this runs)
+            if book_doc is not None:  # the shipped certificate of this very position
+                doc = book_doc
+            else:
+                from .cert import make_proof  # loads numpy (only when this runs)
 
-            doc = make_proof(pos, res, solver, max_nodes=20_000_000)
+                doc = make_proof(pos, res, solver, max_nodes=20_000_000)
             text = json.dumps(doc, separators=(",", ":"))
             if proof.suffix == ".gz":
                 import gzip
@@ -136,13 +158,15 @@ def solve_cmd(
         else:
             typer.echo(f"no proof written: the value is {res.value}", err=True)
     if json_out:
-        print_json(_solve_json(pos, res, opening))
+        print_json({**_solve_json(pos, res, opening), "source": source})
         return
     mv = "-" if res.best_move is None else "row {}, col {}".format(*pos.board.rc(res.best_move))
     from .position import value_text  # start-up: loaded when the command runs
 
     typer.echo(f"{pos.board.title}, {pos.to_move} to move: {value_text(res.value, res.plies, pos.to_move)}"
-               + f"; best move {mv}; {res.nodes} nodes, {res.seconds:.2f} s"
+               + f"; best move {mv}; "
+               + (f"{res.nodes} nodes, " if source == "search" else "from the certificate (book), ")
+               + f"{res.seconds:.2f} s"
                + ("" if res.value != "unknown" else " (stopped by the time limit)"))
 
 

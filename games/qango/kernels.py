@@ -18,6 +18,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, objmode
 
+from ... import numba_cache  # noqa: F401  (its cache locator, before the kernels below are defined)
+
 NO_WIN = 127  # tt_w value meaning "no win proven yet"
 
 # named indices of the arrays the solver and the kernels share
@@ -346,7 +348,7 @@ def wins_within(me, opp, r, level, B, T, W, stats, deadline):
         at = threats(me2, opp, pats)
         if at & (at - 1):
             # the defender has no immediate win (any enemy threat was just blocked) and n + 3 <= limit
-            _tt_store(ka, kb, 3, True, perm[sx, c], T)
+            _tt_store(ka, kb, 3, True, np.int64(perm[sx, c]), T)  # int64 like the other calls: one compile
             return True
         if r < 5:
             continue  # with 3 or 4 plies left only a double threat wins
@@ -365,7 +367,8 @@ def wins_within(me, opp, r, level, B, T, W, stats, deadline):
                     ok = wins_within(me2, opp, r - 2, level + 2, B, T, W, stats, deadline)
             kk = 0
             if ok:
-                kk = _order(level + 1, replies, opp, me2, pats, cell_pats, ncells, killer[level + 1], mbuf, sbuf)
+                kk = _order(level + 1, replies, opp, me2, pats, cell_pats, ncells, np.int64(killer[level + 1]), mbuf,
+                            sbuf)
             for j in range(kk):
                 y = mbuf[level + 1, j]
                 if not wins_within(me2, opp | (np.int64(1) << y), r - 2, level + 2, B, T, W, stats, deadline):
@@ -375,7 +378,7 @@ def wins_within(me, opp, r, level, B, T, W, stats, deadline):
         if stats[ST_ABORTED] != 0:
             return False
         if ok:
-            _tt_store(ka, kb, r, True, perm[sx, c], T)
+            _tt_store(ka, kb, r, True, np.int64(perm[sx, c]), T)
             return True
     _tt_store(ka, kb, r, False, perm[sx, mbuf[level, 0]] if k > 0 else -1, T)
     return False

@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ... import numba_cache  # noqa: F401  (its cache locator, before the kernels below are defined)
+
 _M64 = (1 << 64) - 1
 
 

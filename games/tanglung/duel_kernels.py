@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ... import numba_cache  # noqa: F401  (its cache locator, before the kernels below are defined)
 from .duel_exact import expand as _expand_py
 
 expand = njit(cache=True, nogil=True)(_expand_py)

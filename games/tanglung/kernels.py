@@ -13,6 +13,8 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from ... import numba_cache  # noqa: F401  (its cache locator, before the kernels below are defined)
+
 # --- shared indices and codes -----------------------------------------------------------------
 STAT_MOVES = 0  # fewest moves, -1 when no tour
 STAT_TOURS = 1  # number of optimal tours
@@ -212,7 +214,7 @@ def solo_search(pr, w):
                             elif use_h == 1 or nl == full:
                                 nf = ng + pop[full & ~nl]
                             else:
-                                nf = ng + _bound(nl, q, full, cov, outmask, use_h, pop)
+                                nf = ng + _bound(nl, np.int64(q), full, cov, outmask, use_h, pop)  # int64: one compile
                             if nf >= fmax or npush >= cap:
                                 status = OUT_OF_SPACE
                                 break

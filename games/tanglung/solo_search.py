@@ -28,6 +28,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ...engines import kernel_ready
 from ...errors import RuleError, SolverError, TanglekitError
 from .cards import EMPTY, ROOSTER, CardSet, default_card_set
 from .layout import N_CELLS, Layout, idx, rc
@@ -149,23 +150,31 @@ def search_graph(
 
 # A process's first solve runs the first level in Python and, when no start has a tour there,
 # tries the full Python search with this many expansions per start (about 0.1 s) before it
-# loads the numba kernel; later solves and batches use the kernel.
+# loads the numba kernel; later solves and batches use the kernel, unless it would compile first
+# (then every solve goes Python first, with the larger budget below).
 PYTHON_BUDGET = 20_000
+PYTHON_BUDGET_COLD = 400_000  # ... while the kernel would compile first (seconds): about 2 s
 
 
 _SOLVES = [0]
 
 
+SEARCH_KERNEL = (__name__.rsplit(".", 1)[0] + ".kernels", "solve_one")
+
+
 def _engine(requested: str) -> str:
-    """``kernel`` or ``python-first`` for ``engine="auto"``: Python first only for the first solve
-    of a process (numba's import alone costs about 0.3 s of CPU); the kernel once it is loaded,
-    for every later solve (a process solving many layouts), or with TANGLEKIT_ENGINE=kernel."""
+    """``kernel`` or ``python-first`` for ``engine="auto"``: Python first for the first solve
+    of a process (numba's import alone costs about 0.3 s of CPU), and for every solve while the
+    search kernel would compile first (not in the kernel cache yet: ``engines.plain_first``);
+    otherwise the kernel (a process solving many layouts), or with TANGLEKIT_ENGINE=kernel."""
     if requested != "auto":
         return requested
     _SOLVES[0] += 1
-    if _KERNEL is not None or _SOLVES[0] > 1 or os.environ.get("TANGLEKIT_ENGINE") == "kernel":
+    if os.environ.get("TANGLEKIT_ENGINE") == "kernel":
         return "kernel"
-    return "python-first"
+    if _KERNEL is None and _SOLVES[0] == 1:
+        return "python-first"
+    return "kernel" if kernel_ready(SEARCH_KERNEL) else "python-first"
 
 
 def _search(table, adj_cache, layout, options, nf, s, lit0, method, engine):
@@ -173,8 +182,8 @@ def _search(table, adj_cache, layout, options, nf, s, lit0, method, engine):
     if method not in levels:
         raise SolverError(f"unknown search method {method!r} (astar, astar-deadend or bfs)")
     if engine in ("python", "python-first"):
-        r = search_graph_python(table, nf, N_CELLS, s, lit0, levels[method],
-                                None if engine == "python" else PYTHON_BUDGET)
+        budget = PYTHON_BUDGET if kernel_ready(SEARCH_KERNEL) else PYTHON_BUDGET_COLD
+        r = search_graph_python(table, nf, N_CELLS, s, lit0, levels[method], None if engine == "python" else budget)
         if r is not None:
             return r
     elif engine != "kernel":

@@ -14,6 +14,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ... import numba_cache  # noqa: F401  (its cache locator, before the kernels below are defined)
+
 
 class ZTable(NamedTuple):
     """A tiling table as kernel arrays (``TilingTable.kernel``)."""

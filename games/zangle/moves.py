@@ -114,11 +114,16 @@ def _shape_of(card) -> Polyform | None:
 # --------------------------------------------------------------------------------------------
 # The same search in plain Python (start-up: a single find needs neither numba nor numpy)
 # --------------------------------------------------------------------------------------------
-PLAIN_CARDS = 24  # tables of at most this many cards are searched in Python while numba is not loaded
+PLAIN_CARDS = 24  # tables of at most this many cards are searched in Python while the kernel is not at hand
+
+
+FIND_KERNEL = (__name__.rsplit(".", 1)[0] + "._kernel", "table_zangles")
 
 
 def _use_plain(n: int) -> bool:
-    return plain_first() and (n <= PLAIN_CARDS or requested() == "python")
+    """Python for a table of at most PLAIN_CARDS cards while numba is not loaded or the finder's
+    kernel would compile first (the same Zangles, ``engines.plain_first``)."""
+    return plain_first(FIND_KERNEL) and (n <= PLAIN_CARDS or requested() == "python")
 
 
 def plain_zangles(sids: Sequence[int], places: Sequence[int], table: TilingTable) -> tuple[list[int], list[int]]:

@@ -31,6 +31,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, objmode
 
+from ... import numba_cache  # noqa: F401  (its cache locator, before the kernels below are defined)
 from ._kernel import ZOut, ZScratch, _lookup, _search_in
 
 MIDDLE = 3
@@ -755,8 +756,10 @@ def solve_kernel(deal, table, search):
     cache = _new_cache(4, 4)  # unused: searches do not cache moves
     for q in range(N_STATS):
         stats[q] = 0
-    P[0] = piles0
-    H[0] = hts0
+    for a in range(npiles):  # element copies: `P[0] = piles0` compiles numba's shape-error text
+        H[0, a] = hts0[a]
+        for b in range(hmax):
+            P[0, a, b] = piles0[a, b]
     mid0 = 0
     for i in range(m0):
         mid0 |= np.int64(1) << i
@@ -1035,8 +1038,10 @@ def playout_kernel(deal, table, n_games, seed):
     piles = np.empty_like(piles0)
     hts = np.empty_like(hts0)
     for _ in range(n_games):
-        piles[:] = piles0
-        hts[:] = hts0
+        for a in range(npiles):  # element copies: `piles[:] = piles0` compiles numba's shape-error text
+            hts[a] = hts0[a]
+            for b in range(piles0.shape[1]):
+                piles[a, b] = piles0[a, b]
         mid = mid0
         dr = deal.m0
         ph = 0

@@ -7,9 +7,11 @@ finder's search, Z cards, best-first order, the equivalent-move skip), the same 
 of a kind renamed, piles permuted), the same triangle cut, and the same memo that stops storing
 when it would be three quarters full at ``max_memo`` entries. So it gives the same answer, the
 same winning line and the same number of states (``tests/test_zangle_solo_plain.py`` compares
-them on random deals and rule options). It answers the first-solution question only (no line
-counts, no playouts: those need the kernel's random stream), and gives up past a state budget
-so that a hard deal goes to the kernel having lost only that budget.
+them on random deals and rule options). It gives up past a state budget
+so that a hard deal goes to the kernel having lost only that budget. It also counts winning
+lines as the kernel's count mode does, and ``playouts_plain`` draws the kernel's random playouts
+(numpy's legacy generator gives numba's stream): a process whose kernels are not compiled yet
+grades a small deal without compiling them (``engines.plain_first``).
 """
 
 from __future__ import annotations
@@ -314,10 +316,13 @@ def _apply(dl: PlainDeal, piles, mid: int, drawn: int, kind_: int, val: int):
 
 
 def solve_plain(dl: PlainDeal, max_nodes: int, max_memo: int, deadline: float = 0.0,
-                budget: int | None = None) -> tuple[int, list[tuple[int, int]], int, int, int]:
-    """``solve_kernel`` in first-solution mode: (value 1/0, or -1 at a limit; the winning line
-    as (kind, value) moves; states searched; reason R_*; memo entries). Raises ``_Budget`` past
-    ``budget`` states (a count the kernel would go on with)."""
+                budget: int | None = None, count: bool = False,
+                cap: int = 1) -> tuple[int, list[tuple[int, int]], int, int, int]:
+    """``solve_kernel``: (value, or -1 at a limit; the first winning line as (kind, value) moves;
+    states searched; reason R_*; memo entries). First-solution mode (``count`` False): value 1/0.
+    Count mode: the number of winning lines capped at ``cap`` (every distinct move, counts kept in
+    the memo), as the kernel's ``count_mode`` 1. Raises ``_Budget`` past ``budget`` states (a
+    count the kernel would go on with)."""
     piles = dl.piles
     mid = 0
     for i in range(dl.m0):
@@ -325,13 +330,15 @@ def solve_plain(dl: PlainDeal, max_nodes: int, max_memo: int, deadline: float = 
     drawn = dl.m0
     if not any(piles):
         return 1, [], 1, R_DONE, 0
-    moves = _gen(dl, piles, mid, drawn, 0, True)
+    first = not count
+    cap = max(1, cap) if count else 1
+    moves = _gen(dl, piles, mid, drawn, 0, first)
     nodes = 1
     if not moves:
         return 0, [], nodes, R_DONE, 0
     memo: dict[tuple, int] = {}
     room = max_memo * 3  # the memo stops storing at three quarters of max_memo entries
-    # frames: [state, moves, next move index, winning lines so far (0/1), key]
+    # frames: [state, moves, next move index, winning lines so far (at most cap), key]
     stack = [[(piles, mid, drawn), moves, 0, 0, _key(dl, piles, mid, drawn, 0)]]
     line: list[tuple[int, int]] = []
     reason = R_DONE
@@ -339,7 +346,7 @@ def solve_plain(dl: PlainDeal, max_nodes: int, max_memo: int, deadline: float = 
     while True:
         fr = stack[-1]
         i = fr[2]
-        if i < len(fr[1]) and fr[3] == 0:
+        if i < len(fr[1]) and fr[3] < cap and (count or fr[3] == 0):
             fr[2] = i + 1
             (ps, md, dr) = fr[0]
             mk, mv = fr[1][i]
@@ -362,7 +369,7 @@ def solve_plain(dl: PlainDeal, max_nodes: int, max_memo: int, deadline: float = 
                     if (nodes & 4095) == 0 and deadline > 0 and time.perf_counter() > deadline:
                         reason = R_TIME
                         break
-                    child = _gen(dl, cp, cm, cd, ph, True)
+                    child = _gen(dl, cp, cm, cd, ph, first)
                     if not child:
                         v = 0
                         if len(memo) * 4 < room:
@@ -372,18 +379,49 @@ def solve_plain(dl: PlainDeal, max_nodes: int, max_memo: int, deadline: float = 
             if v >= 0:
                 if v > 0 and not line:
                     line = [f[1][f[2] - 1] for f in stack]
-                fr[3] = min(1, fr[3] + v)
+                fr[3] = min(cap, fr[3] + v)
         else:
             v = fr[3]
-            if v == 0 and len(memo) * 4 < room:
-                memo[fr[4]] = 0
+            if (count or v == 0) and len(memo) * 4 < room:
+                memo[fr[4]] = v
             stack.pop()
             if not stack:
                 break
-            stack[-1][3] = min(1, stack[-1][3] + v)
+            stack[-1][3] = min(cap, stack[-1][3] + v)
     if reason != R_DONE:
         return -1, line, nodes, reason, len(memo)
     return v, line, nodes, reason, len(memo)
 
 
-__all__ = ["PlainDeal", "solve_plain"]
+__all__ = ["PlainDeal", "playouts_plain", "solve_plain"]
+
+
+def playouts_plain(dl: PlainDeal, n_games: int, seed: int, budget: int | None = None) -> int:
+    """``playout_kernel`` in plain Python: wins out of ``n_games`` playouts, each move drawn
+    uniformly among the distinct moves (``_gen`` without the first-only skip). The draws are the
+    kernel's: numba's ``np.random.seed``/``np.random.randint`` are numpy's legacy MT19937 stream
+    and bounded draws (masked rejection), which ``numpy.random.RandomState`` gives here. Raises
+    ``_Budget`` past ``budget`` moves in all."""
+    import numpy as np  # the random stream of the kernel (numpy's legacy generator), not numba
+
+    rs = np.random.RandomState(seed)
+    randint = rs.randint
+    mid0 = 0
+    for i in range(dl.m0):
+        mid0 |= 1 << i
+    wins = moves_made = 0
+    for _ in range(n_games):
+        piles, mid, drawn, phase = dl.piles, mid0, dl.m0, 0
+        while True:
+            if not any(piles):
+                wins += 1
+                break
+            moves = _gen(dl, piles, mid, drawn, phase, False)
+            if not moves:
+                break
+            moves_made += 1
+            if budget is not None and moves_made > budget:
+                raise _Budget
+            k, v = moves[randint(0, len(moves))]
+            piles, mid, drawn, phase = _apply(dl, piles, mid, drawn, k, v)
+    return wins

@@ -30,11 +30,17 @@ from .moves import card_sids
 # The solo deal, its file format and its descriptive ID live in the games layer; the seed form
 # of an ID needs the generator (games.zangle.generate.load_solo_deal reads every form).
 from .solo_deal import SOLO_FORMAT, SoloDeal, deal_from_share_id, load_solo_deal_file, parse_solo_deal  # noqa: E402,F401 (re-exported)
-from .solo_plain import PlainDeal, _Budget, solve_plain
+from .solo_plain import PlainDeal, _Budget, playouts_plain, solve_plain
 from .table import deck_table
 
 ID_PREFIX = "zangle:solo"
 PLAIN_STATES = 1_000  # states a single solve searches in plain Python (about 85 ms of CPU) before the kernel takes over
+# while the kernel is not compiled (its first call compiles it, 10-40 s): a larger budget (about 2.5 s)
+PLAIN_STATES_COLD = 30_000
+PLAIN_MOVES = 5_000  # playout moves in plain Python (about 50 ms) while numba is not loaded
+PLAIN_MOVES_COLD = 300_000  # ... while the playout kernel is not compiled (about 3 s)
+SOLVE_KERNEL = (__name__.rsplit(".", 1)[0] + ".solo_kernel", "solve_kernel")
+PLAYOUT_KERNEL = (__name__.rsplit(".", 1)[0] + ".solo_kernel", "playout_kernel")
 
 
 def is_solo_id(text: str) -> bool:
@@ -137,13 +143,19 @@ def solve_deal(deal: SoloDeal, *, max_states: int = 2_000_000, time_limit: float
     t0 = time.perf_counter()
     max_memo = 1 << max(12, min(22, int(max_states * 2).bit_length()))  # <= 4M entries, 128 MB
     deadline = (time.perf_counter() + time_limit) if time_limit else 0.0
-    if not count and stats is None:  # stats are the kernel's counters
-
-        if plain_first():
-            res = _solve_plain(deal, max_states, max_memo, deadline, plain_budget(PLAIN_STATES))
-            if res is not None:
-                res.seconds = time.perf_counter() - t0
-                return res
+    if stats is None and plain_first(SOLVE_KERNEL):  # stats are the kernel's counters
+        budget = plain_budget(PLAIN_STATES, cold=PLAIN_STATES_COLD, kernel=SOLVE_KERNEL)
+        res = _solve_plain(deal, max_states, max_memo, deadline, budget, count, line_cap)
+        if res is not None and count:
+            n = playouts or 1000
+            wins = _playouts_plain(deal, n, seed)
+            if wins is None:
+                res = None
+            else:
+                res.playouts, res.playout_wins = n, wins
+        if res is not None:
+            res.seconds = time.perf_counter() - t0
+            return res
     from ...kernelargs import kernel_bundle  # loads numpy (only when this runs)
     from . import solo_kernel as K  # loads numba (only when this runs)
 
@@ -309,12 +321,12 @@ def solve_many(deals: Sequence[SoloDeal], *, max_states: int = 2_000_000) -> lis
 
 
 def _solve_plain(deal: SoloDeal, max_states: int, max_memo: int, deadline: float,
-                 budget: int | None) -> SoloResult | None:
-    """``solve_deal`` without ``count`` by the same search in plain Python
+                 budget: int | None, count: bool = False, line_cap: int = 1) -> SoloResult | None:
+    """``solve_deal``'s search (a line count with ``count``, no playouts) in plain Python
     (``zangle_solo_plain``); None when it needs more than ``budget`` states."""
     dl = PlainDeal(deal)
     try:
-        v, line, states, reason, _memo = solve_plain(dl, max_states, max_memo, deadline, budget)
+        v, line, states, reason, _memo = solve_plain(dl, max_states, max_memo, deadline, budget, count, line_cap)
     except _Budget:
         return None
     res = SoloResult(None, [], states, 0.0, _REASONS[reason])
@@ -324,11 +336,28 @@ def _solve_plain(deal: SoloDeal, max_states: int, max_memo: int, deadline: float
         res.solvable = True  # a winning line was found before the limit
     if line:
         res.line = _to_actions(dl, [k for k, _ in line], [val for _, val in line])
+    if count and v >= 0:
+        res.lines = int(v)
+        res.lines_capped = v >= line_cap
     return res
+
+
+def _playouts_plain(deal: SoloDeal, n: int, seed: int) -> int | None:
+    """``playout_kernel``'s wins in plain Python (the same random stream), or None past the
+    budget of moves (the kernel goes on)."""
+    budget = plain_budget(PLAIN_MOVES, cold=PLAIN_MOVES_COLD, kernel=PLAYOUT_KERNEL)
+    try:
+        return playouts_plain(PlainDeal(deal), n, seed, budget)
+    except _Budget:
+        return None
 
 
 def playout_wins(deal: SoloDeal, n: int = 1000, seed: int = 0) -> int:
     """Wins out of ``n`` random playouts (uniform among the distinct moves of each position)."""
+    if plain_first(PLAYOUT_KERNEL):
+        wins = _playouts_plain(deal, n, seed)
+        if wins is not None:
+            return wins
     from . import solo_kernel as K  # loads numba (only when this runs)
 
     pk = _Packed(deal)

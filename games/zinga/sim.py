@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ... import numba_cache  # noqa: F401  (its cache locator, before the kernels below are defined)
 from ...errors import RuleError, SolverError
 from ...kernelargs import kernel_bundle
 from .bots import (
