@@ -13,10 +13,10 @@ from __future__ import annotations
 import time
 
 from ...errors import TanglekitError
-from .board import Board, load_board
+from .board import Board
 from .position import Position, parse_position
 from .proof import canonical, forced_move, holds, load_proof, out_of_time, table_key
-from .table import ROWS, proof_path
+from .table import proof_path, rows_for
 
 _CACHE: dict = {}
 
@@ -24,13 +24,7 @@ _CACHE: dict = {}
 def _proof_names(board: Board, allowed) -> list[str]:
     """Certificates of the table row with this board and opening (checked again after loading)."""
     out = []
-    for row in ROWS:
-        ref = load_board(row["board"])
-        if ref.name != board.name or ref.mask != board.mask or ref.limit != board.limit:
-            continue
-        cells = ref.opening_cells(row["opening"])
-        if (frozenset(allowed) if allowed is not None else frozenset(board.cells)) != frozenset(cells):
-            continue
+    for row in rows_for(board, allowed):
         names = [row.get("proof")] + [fm.get("proof") for fm in row.get("first_moves") or []]
         out += [n for n in names if n]
     return out

@@ -106,15 +106,9 @@ def brute_force_distances(pos: Position, max_empty: int = 12) -> dict[int, tuple
 # --- the stored book --------------------------------------------------------------------------------
 def load_defence_book(board: Board, allowed) -> dict | None:
     """The stored longest-defence book of this board and opening, or None."""
-    from .table import ROWS  # the solved rows name the board and opening
+    from .table import rows_for  # the solved rows name the board and opening
 
-    for row in ROWS:
-        ref = load_board(row["board"])
-        if ref.name != board.name or ref.mask != board.mask or ref.limit != board.limit:
-            continue
-        cells = ref.opening_cells(row["opening"])
-        if (frozenset(allowed) if allowed is not None else frozenset(board.cells)) != frozenset(cells):
-            continue
+    for row in rows_for(board, allowed):
         name = f"{row['board']}-{row['opening']}"
         if name not in _BOOKS:
             try:

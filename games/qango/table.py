@@ -77,3 +77,20 @@ def solved_table() -> list[dict]:
             r["first_moves"] = fms
         out.append(r)
     return out
+
+
+def rows_for(board, allowed) -> list[dict]:
+    """The solved rows (``ROWS``) of this board and opening: the same board (name, cells, counter
+    limit) and the same allowed first cells (``allowed`` None: every cell)."""
+    from .board import load_board  # the table module itself stays free of the board code's imports
+
+    out = []
+    for row in ROWS:
+        ref = load_board(row["board"])
+        if ref.name != board.name or ref.mask != board.mask or ref.limit != board.limit:
+            continue
+        cells = ref.opening_cells(row["opening"])
+        if (frozenset(allowed) if allowed is not None else frozenset(board.cells)) != frozenset(cells):
+            continue
+        out.append(row)
+    return out
