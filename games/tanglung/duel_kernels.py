@@ -50,6 +50,37 @@ def find_slot(tab_a, tab_b, a, b):
         s = (s + 1) & mask
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _reveal(a, b, d, k):
+    """The position after the dark card at ``d`` is lit and shows kind ``k`` (one of that kind
+    fewer unseen)."""
+    return (a & ~(7 << (3 * d))) | ((k + 3) << (3 * d)), b - (1 << (4 * k))
+
+
+@njit(cache=True, nogil=True)
+def _chance(tab_a, tab_b, tab_v, tab_plies, a, b, d):
+    """A lighting's chance node from its solved outcomes: the mover's value (the average of the
+    outcomes' values, weighted by the unseen counts, from the other side) and its plies to the end
+    (the longest outcome's plus one, when the value is decided; else -1)."""
+    tot = 0.0
+    num = 0
+    pm = 0
+    for k in range(5):
+        c = (b >> (4 * k)) & 15
+        if c == 0:
+            continue
+        a2, b2 = _reveal(a, b, d, k)
+        s = find_slot(tab_a, tab_b, a2, b2)
+        tot += c * tab_v[s]
+        num += c
+        if pm >= 0 and tab_plies[s] >= 0:
+            pm = max(pm, tab_plies[s])
+        else:
+            pm = -1
+    v = -(tot / num)
+    return v, (pm + 1 if pm >= 0 and (v == 1.0 or v == -1.0) else -1)
+
+
 @njit(cache=True, nogil=True)
 def rehash(tab_a, tab_b, tab_st, tab_v, tab_layer, tab_plies, tab_comp, tab_aux,
            na, nb, nst, nv, nlayer, nplies, ncomp, naux, solved_only=False):
@@ -116,8 +147,7 @@ def run(tab_a, tab_b, tab_st, tab_v, tab_layer, tab_plies, tab_comp, tab_aux, me
                         c = (cb[j] >> (4 * k)) & 15
                         if c == 0:
                             continue
-                        a2 = (ca[j] & ~(7 << (3 * d))) | ((k + 3) << (3 * d))
-                        b2 = cb[j] - (1 << (4 * k))
+                        a2, b2 = _reveal(ca[j], cb[j], d, k)
                         s = find_slot(tab_a, tab_b, a2, b2)
                         if tab_b[s] == EMPTY_B:
                             _push(tab_a, tab_b, tab_st, tab_aux, meta, ar_a, ar_b, fr_start, fr_node, fr_act, s, a2, b2)
@@ -211,25 +241,7 @@ def _finish(tab_a, tab_b, tab_st, tab_v, tab_layer, tab_plies, tab_comp, tab_aux
                 v = 1.0
                 p = 1
             elif t == 3:
-                d = cd[j]
-                tot = 0.0
-                num = 0
-                pm = 0
-                for k in range(5):
-                    c = (cb[j] >> (4 * k)) & 15
-                    if c == 0:
-                        continue
-                    a2 = (ca[j] & ~(7 << (3 * d))) | ((k + 3) << (3 * d))
-                    b2 = cb[j] - (1 << (4 * k))
-                    s = find_slot(tab_a, tab_b, a2, b2)
-                    tot += c * tab_v[s]
-                    num += c
-                    if pm >= 0 and tab_plies[s] >= 0:
-                        pm = max(pm, tab_plies[s])
-                    else:
-                        pm = -1
-                v = -(tot / num)
-                p = pm + 1 if pm >= 0 and (v == 1.0 or v == -1.0) else -1
+                v, p = _chance(tab_a, tab_b, tab_v, tab_plies, ca[j], cb[j], cd[j])
             else:
                 s = find_slot(tab_a, tab_b, ca[j], cb[j])
                 if tab_st[s] == 2:  # an edge inside the level
@@ -440,26 +452,9 @@ def action_values(tab_a, tab_b, tab_v, tab_layer, tab_plies, tab_comp, a0, b0,
             out_v[j] = 1.0
             out_p[j] = 1
         elif t == 3:
-            d = cd[j]
-            tot = 0.0
-            num = 0
-            pm = 0
-            for k in range(5):
-                c = (cb[j] >> (4 * k)) & 15
-                if c == 0:
-                    continue
-                a2 = (ca[j] & ~(7 << (3 * d))) | ((k + 3) << (3 * d))
-                b2 = cb[j] - (1 << (4 * k))
-                s = find_slot(tab_a, tab_b, a2, b2)
-                tot += c * tab_v[s]
-                num += c
-                if pm >= 0 and tab_plies[s] >= 0:
-                    pm = max(pm, tab_plies[s])
-                else:
-                    pm = -1
-            v = -(tot / num)
+            v, p = _chance(tab_a, tab_b, tab_v, tab_plies, ca[j], cb[j], cd[j])
             out_v[j] = v
-            out_p[j] = pm + 1 if pm >= 0 and (v == 1.0 or v == -1.0) else -1
+            out_p[j] = p
         else:
             s = find_slot(tab_a, tab_b, ca[j], cb[j])
             out_v[j] = -tab_v[s]
