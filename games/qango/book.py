@@ -15,11 +15,8 @@ import time
 from ...errors import TanglekitError
 from .board import Board
 from .position import Position, parse_position
-from .proof import canonical, forced_move, holds, load_proof, out_of_time, table_key
+from .proof import canonical, forced_move, holds, out_of_time, table_key
 from .table import proof_path, rows_for
-
-_CACHE: dict = {}
-
 
 def _proof_names(board: Board, allowed) -> list[str]:
     """Certificates of the table row with this board and opening (checked again after loading)."""
@@ -28,16 +25,6 @@ def _proof_names(board: Board, allowed) -> list[str]:
         names = [row.get("proof")] + [fm.get("proof") for fm in row.get("first_moves") or []]
         out += [n for n in names if n]
     return out
-
-
-def _load(name: str):
-    if name not in _CACHE:
-        from importlib import resources
-
-        with resources.as_file(proof_path(name)) as p:
-            doc = load_proof(p)
-        _CACHE[name] = doc
-    return _CACHE[name]
 
 
 def _same_rules(doc, board: Board, allowed) -> bool:
@@ -126,14 +113,7 @@ def book_move(pos: Position, budget: int = 20_000, deadline: float = float("inf"
     win table, measured within ``budget`` positions and before ``deadline``, a perf_counter time)."""
     board = pos.board
     perms = [list(p) for p in board.symmetries]
-    tables = []
-    for name in _proof_names(board, pos.allowed_first):
-        try:
-            doc = _load(name)
-        except Exception:  # a missing or unreadable file is no book entry
-            continue
-        if _same_rules(doc, board, pos.allowed_first):
-            tables += _tables(doc)
+    tables = [t for doc in _shipped(board, pos.allowed_first) for t in _tables(doc)]
     # an entry exists only for a position (up to symmetry) the strategy reaches, so no check that
     # ``pos`` extends the certificate's root is needed (it may be a symmetric image)
     hold = None
@@ -184,6 +164,20 @@ def _fast_doc(name: str) -> dict:
         doc.pop("refutation", None)  # every shipped one has it (table.py): plies are exact
         _TABLES[name] = doc
     return _TABLES[name]
+
+
+def _shipped(board: Board, allowed) -> list[dict]:
+    """The shipped certificates (without refutations) of this board and opening that load and
+    were made under the same rules; a missing or unreadable file is no book entry."""
+    found = []
+    for name in _proof_names(board, allowed):
+        try:
+            doc = _fast_doc(name)
+        except (OSError, ValueError):
+            continue
+        if _same_rules(doc, board, allowed):
+            found.append(doc)
+    return found
 
 
 def _covered(table: dict, pos: Position, owner: str, kind: str, perms, budget: list) -> bool:
@@ -255,14 +249,7 @@ def book_solve(pos: Position):
 
     board = pos.board
     perms = [list(p) for p in board.symmetries]
-    found = []
-    for name in _proof_names(board, pos.allowed_first):
-        try:
-            doc = _fast_doc(name)
-        except (OSError, ValueError):  # a missing or unreadable file is no book entry
-            continue
-        if _same_rules(doc, board, pos.allowed_first):
-            found.append(doc)
+    found = _shipped(board, pos.allowed_first)
     me = pos.to_move
     for doc in found:
         try:
