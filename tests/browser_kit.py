@@ -1,7 +1,8 @@
-"""Shared pieces of the browser tests: `tanglekit serve` in a thread and Debian's headless
-Chromium through Selenium with an explicit driver path (nothing is downloaded). A test module
-uses them with ``from browser_kit import *`` after ``pytest.importorskip`` has passed; each
-module gets its own server and browser (module-scoped fixtures)."""
+"""Shared pieces of the browser tests: Debian's headless Chromium through Selenium with an
+explicit driver path (nothing is downloaded) and the page helpers; the server is conftest.py's
+``base`` fixture. A test module uses them with ``from browser_kit import *`` after
+``pytest.importorskip`` has passed; each module gets its own server and browser (module-scoped
+fixtures)."""
 
 from __future__ import annotations
 
@@ -33,17 +34,6 @@ TANGLUNG_ID = "tanglung:solo,easy#1"
 ZANGLE_ID = "zangle:solo,piles=5,easy#1"
 WAIT = 30
 POLL = 0.1  # seconds between checks of a wait: each check is a few WebDriver round trips (browser CPU)
-
-
-@pytest.fixture(scope="module")
-def base():
-    from tanglekit.web.server import start_in_thread, url_of
-
-    httpd, thread = start_in_thread("127.0.0.1", 0)
-    yield url_of(httpd).rstrip("/")
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(5)
 
 
 @pytest.fixture(scope="module")

@@ -49,3 +49,15 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("slow") is not None and item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
+
+
+@pytest.fixture(scope="module")
+def base():
+    """`tanglekit serve` in a thread for one test module: its address without the trailing slash."""
+    from tanglekit.web.server import start_in_thread, url_of  # only modules that ask for a server
+
+    httpd, thread = start_in_thread("127.0.0.1", 0)
+    yield url_of(httpd).rstrip("/")
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join(5)

@@ -118,17 +118,6 @@ def test_ascii_grammar_is_strict(text):
 
 
 # --- the web app ---------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def base():
-    from tanglekit.web.server import start_in_thread, url_of
-
-    httpd, thread = start_in_thread("127.0.0.1", 0)
-    yield url_of(httpd).rstrip("/")
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(5)
-
-
 def _state(base, **q):
     url = f"{base}/api/state?{urlencode(q)}"
     try:

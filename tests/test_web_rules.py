@@ -29,17 +29,6 @@ NON_DEFAULT = {
 }
 
 
-@pytest.fixture(scope="module")
-def base():
-    from tanglekit.web.server import start_in_thread, url_of
-
-    httpd, thread = start_in_thread("127.0.0.1", 0)
-    yield url_of(httpd).rstrip("/")
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(5)
-
-
 def get(base: str, path: str, **q) -> tuple[int, bytes]:
     url = base + path + ("?" + urlencode(q) if q else "")
     try:
