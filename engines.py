@@ -2,11 +2,13 @@
 
 Several searches exist twice, as a numba kernel and as the same search in plain Python with the
 same answers (tests compare them on random instances): the exact-cover count of a small tiling
-(``solver/xc_small.py``; a count is exact, so any correct search gives it), the Zangle finder
-(``games/zangle/moves.plain_zangles``), the Zangle solo search (``games/zangle/solo_plain.py``)
-and the QANGO iterative deepening near the end of a game (``games/qango/small.py``); the last
-two follow their kernels step for step, so lines, best moves and state or node counts are the
-kernels' too. Loading numba and numpy costs about 0.5-1 s of CPU, far more than a small search
+(``solver/xc_small.py``; a count is exact, so any correct search gives it) and its first
+solution (the kernels' search order, so the same tiling), the Zangle finder
+(``games/zangle/moves.plain_zangles``), the Zangle solo search (``games/zangle/solo_plain.py``),
+the QANGO iterative deepening (``games/qango/small.py``: near the end of a game, and for the
+puzzle generator) and the polyform enumeration of small sizes (``shapes/enumerate._kernels``: the
+kernels' own code run uncompiled); the searches follow their kernels step for step, so lines,
+best moves, puzzles and state or node counts are the kernels' too. Loading numba and numpy costs about 0.5-1 s of CPU, far more than a small search
 takes in Python, so a process that has not loaded numba yet runs a small instance in Python
 within a budget, and hands it to the kernel past the budget (losing only the budget); once
 numba is loaded (a batch, a large instance before) the kernels run. The Tanglung solo solve

@@ -31,6 +31,7 @@ from typing import Iterator, NamedTuple
 
 import numpy as np
 
+from ..engines import plain_first
 from ..errors import ShapeError
 from ..kernelargs import kernel_bundle
 from .lattice import Lattice
@@ -408,6 +409,31 @@ def _jit() -> None:
     _compiled = True
 
 
+PLAIN_MAX_N = 8  # sizes a process that would compile the kernels first enumerates in plain Python
+_KERNEL = ("tanglekit.shapes.enumerate", "_emit_kernel")  # compiled with the others, in one go
+_plain: dict | None = None
+
+
+def _kernels(n: int) -> dict:
+    """The kernels to run for size ``n``: this module's (compiled on first call), or for a small
+    size in a process without them compiled or cached (``engines.plain_first``) the same
+    functions run as plain Python over the same arrays, so the shapes and counts and their order
+    are the kernels' (tests compare them). Both as a name -> function dict."""
+    if n <= PLAIN_MAX_N and plain_first(kernel=_KERNEL):
+        global _plain
+        if _plain is None:
+            import types
+
+            ns = dict(globals())  # the kernels call each other through this namespace: plain there
+            for name in _KERNEL_NAMES:
+                f = getattr(ns[name], "py_func", ns[name])
+                ns[name] = types.FunctionType(f.__code__, ns, name, f.__defaults__, f.__closure__)
+            _plain = ns
+        return _plain
+    _jit()
+    return globals()
+
+
 # --- lattice grids ----------------------------------------------------------------------------
 
 
@@ -501,14 +527,14 @@ _COUNT_STEPS = 1 << 25  # kernel steps per call: well under a second, so Ctrl-C 
 
 def _run_count(lat: Lattice, n: int, kind: str, all_sizes: bool, bulk: bool = True) -> list[int]:
     """Run the count kernel over the lattice's origins; ``bulk=False`` visits every animal."""
-    _jit()
+    count_kernel = _kernels(n)["_count_kernel"]
     counts = np.zeros(n + 1, dtype=np.int64)
     check = kind != "fixed"
     job = kernel_bundle(CountJob, n=n, check=check, all_sizes=all_sizes, bulk=bulk, budget=_COUNT_STEPS)
     for g in _grids(lat.name, n, kind):
         search = _search_state(g, n)
         while search.state[STATE_LEVEL] >= 0:
-            _count_kernel(g.kernel, search, job, counts)
+            count_kernel(g.kernel, search, job, counts)
     return [int(c) for c in counts[1:]]
 
 
@@ -540,14 +566,14 @@ def iter_polyforms(
 
 def _iter(lat: Lattice, n: int, kind: str, batch_size: int) -> Iterator[Polyform]:
     """The generator behind iter_polyforms (arguments already checked)."""
-    _jit()
+    emit_kernel = _kernels(n)["_emit_kernel"]
     check = kind != "fixed"
     out = np.empty((batch_size, n, 2), dtype=np.int64)
     job = kernel_bundle(EmitJob, n=n, check=check)
     for g in _grids(lat.name, n, kind):
         search = _search_state(g, n)
         while search.state[STATE_LEVEL] >= 0:
-            k = _emit_kernel(g.kernel, search, job, out)
+            k = emit_kernel(g.kernel, search, job, out)
             for cells in out[:k].tolist():
                 yield Polyform._trusted(cells, lat)
 

@@ -381,38 +381,6 @@ def bitset_count_memo(a):
         forward = True
 
 
-@njit(cache=True)
-def csr_summary(ptr, items, n_primary, n_items):
-    """(an option without items, an option without a primary item, a primary item in no
-    option, most primary items in one option) of options in CSR form."""
-    n_opts = len(ptr) - 1
-    seen = np.zeros(n_items + 1, dtype=np.bool_)
-    empty = False
-    no_primary = False
-    kp = 0
-    for o in range(n_opts):
-        a = ptr[o]
-        b = ptr[o + 1]
-        if a == b:
-            empty = True
-        npo = 0
-        for e in range(a, b):
-            i = items[e]
-            seen[i] = True
-            if i < n_primary:
-                npo += 1
-        if npo == 0:
-            no_primary = True
-        if npo > kp:
-            kp = npo
-    uncovered = False
-    for i in range(n_primary):
-        if not seen[i]:
-            uncovered = True
-            break
-    return empty, no_primary, uncovered, kp
-
-
 def _region_tables(cells, n_primary: int, ptr: np.ndarray, items: np.ndarray):
     """(g, adjacency, option cells, option neighbours, all cells) for isolated-region pruning;
     g = 0 and 1x1 dummies when there is nothing to prune (no cell graph, or g = 1)."""

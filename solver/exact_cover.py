@@ -25,9 +25,10 @@ from .cpsat_xc import cpsat_count, cpsat_optimise, cpsat_solutions
 from .parallel import count_parallel
 from .xc_problem import KERNELS, CompiledCover, ExactCover, Reduced, _reduce_plain, reduce_multiplicities  # noqa: F401 (re-exported)
 from .xc_reference import reference_solutions
-from .xc_small import PLAIN_NODES, count_small, plain_ok
+from .xc_small import FIRST_NODES, FIRST_NODES_COLD, FIRST_SECONDS, PLAIN_NODES, count_small, first_small, plain_ok
 
 BACKENDS = ("auto", "dlx", "cpsat", "reference")
+SEARCH_KERNEL = ("tanglekit.solver.dlx_bitset", "bitset_search")  # what finds one solution of a small problem
 QUERIES = ("first", "all", "count", "optimise")
 
 
@@ -78,6 +79,12 @@ def iter_solutions(
     backend = pick_backend(backend, "all")
     if limit is not None and limit <= 0:
         return
+    if backend == "dlx" and limit == 1 and kernel == "auto":
+        found = _first_plain(problem, time_limit)
+        if found is not None:
+            if found[0] is not None:
+                yield found[0]
+            return
     if backend == "dlx":
         yield from problem.compile(kernel).solutions(limit, time_limit)
     elif backend == "cpsat":
@@ -95,10 +102,29 @@ def first_solution(problem: ExactCover, backend: str = "auto", time_limit: float
                    workers: int | None = None, kernel: str = "auto") -> list[int] | None:
     """One solution, or None when there is none."""
     if pick_backend(backend, "first") == "dlx":
+        found = _first_plain(problem, time_limit) if kernel == "auto" else None
+        if found is not None:
+            return found[0]
         return problem.compile(kernel).first(time_limit)
     for s in iter_solutions(problem, backend, 1, time_limit, workers, kernel):
         return s
     return None
+
+
+def _first_plain(problem: ExactCover, time_limit: float | None) -> tuple[list[int] | None, bool] | None:
+    """The kernels' first solution found in plain Python (``xc_small.first_small``) when numba is
+    not loaded or the search kernel would compile first, within a node budget: (solution or None,
+    complete), or None to leave it to the kernel."""
+    if not plain_first(kernel=SEARCH_KERNEL) or not plain_ok(problem):
+        return None
+    t0 = time.perf_counter()
+    budget = plain_budget(FIRST_NODES, cold=FIRST_NODES_COLD, kernel=SEARCH_KERNEL)
+    out = first_small(problem, budget, time_limit, None if budget is None else FIRST_SECONDS)
+    if out is not None and time_limit is not None and not out[1]:
+        return out  # the time limit passed in plain Python: nothing found in time
+    if out is None and time_limit is not None and time.perf_counter() - t0 >= time_limit:
+        return None, False
+    return out
 
 
 def count_solutions(

@@ -479,6 +479,24 @@ def reduce_multiplicities(problem: ExactCover, fast: bool = True) -> Reduced:
     )
 
 
+def csr_summary(ptr, items, n_primary: int, n_items: int) -> tuple[bool, bool, bool, int]:
+    """(an option without items, an option without a primary item, a primary item in no
+    option, most primary items in one option) of options in CSR form (numpy, no kernel: it runs
+    once per problem, at array speed)."""
+    import numpy as np  # see reduce_multiplicities
+
+    if len(ptr) < 2:
+        return False, False, n_primary > 0, 0
+    lens = np.diff(ptr)
+    prim = np.zeros(len(items) + 1, dtype=np.int64)
+    np.cumsum(items < n_primary, out=prim[1:])
+    per_option = prim[ptr[1:]] - prim[ptr[:-1]]
+    seen = np.zeros(n_items + 1, dtype=bool)
+    seen[items] = True
+    return (bool((lens == 0).any()), bool((per_option == 0).any()), not bool(seen[:n_primary].all()),
+            int(per_option.max()))
+
+
 def _reduce_plain(problem: ExactCover) -> Reduced | None:
     """The common case at array speed: no bounds other than 1..1 and a primary item in every
     option, so the reduction is the identity (same items, options and colours). None otherwise."""
@@ -491,8 +509,6 @@ def _reduce_plain(problem: ExactCover) -> Reduced | None:
     n_opt = len(ptr) - 1
     if n_opt == 0:
         return None
-    from .dlx_bitset import csr_summary  # numba: loaded only when a kernel is about to run
-
     empty, no_primary, uncovered, _ = csr_summary(ptr, flat, n_p, problem.n_items)
     if empty or no_primary:
         return None  # an option without a primary item needs the general reduction

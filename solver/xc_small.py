@@ -12,6 +12,12 @@ It takes plain problems only: primary items covered once (no bounds), secondary 
 once (no colours), a primary item in every option, no solution limit. It gives up (returns
 None) past ``max_nodes`` search nodes, so the caller can hand a count that turns out large to
 the kernels having lost only that budget.
+
+``first_small`` finds one solution of such a problem: the kernels' first (Algorithm C's order:
+the first primary item with the fewest live options, its options in index order), so a tiling
+picture drawn before the kernels are compiled is the one drawn after (``tests/test_xc_small.py``
+compares them). The live options are one Python integer used as a bitset, as in the bitset
+kernel, so a node costs a few microseconds per primary item.
 """
 
 from __future__ import annotations
@@ -23,6 +29,9 @@ from .xc_problem import ExactCover
 
 PLAIN_NODES = 3_000  # search nodes a plain count may take (about 30 ms of CPU) before the kernel takes over
 PLAIN_OPTIONS = 20_000  # larger problems go to the kernel at once
+FIRST_NODES = 2_000  # search nodes a plain first solution may take while numba is not loaded yet
+FIRST_NODES_COLD = 40_000  # ... when the kernel would compile first (well under its compile on a small problem)
+FIRST_SECONDS = 1.0  # and at most this long (a node of a large problem costs more)
 
 
 def plain_ok(problem: ExactCover, limit: int | None = None) -> bool:
@@ -94,4 +103,79 @@ def count_small(problem: ExactCover, max_nodes: int | None = PLAIN_NODES,
     return n, not state[1]
 
 
-__all__ = ["PLAIN_NODES", "count_small", "plain_ok"]
+def first_small(problem: ExactCover, max_nodes: int | None = FIRST_NODES,
+                time_limit: float | None = None, max_seconds: float | None = None) -> tuple[list[int] | None, bool] | None:
+    """(the kernels' first solution or None when there is none, complete) of a plain problem
+    (``plain_ok``), or None when the search needs more than ``max_nodes`` nodes or
+    ``max_seconds`` (a node of a large problem costs more). Past ``time_limit`` seconds: (None,
+    False)."""
+    n_p, n_opt = problem.n_primary, problem.n_options
+    if n_p == 0:
+        return ([], True) if n_opt == 0 else None
+    item_opts = [0] * problem.n_items
+    for k, t in enumerate(problem.options):
+        for i in t:
+            item_opts[i] |= 1 << k
+    if any(not item_opts[i] for i in range(n_p)):
+        return None, True  # an item no option covers
+    kills: dict[int, int] = {}  # option -> the options it excludes (itself included)
+
+    def kill(k: int) -> int:
+        m = kills.get(k)
+        if m is None:
+            m = 0
+            for i in problem.options[k]:
+                m |= item_opts[i]
+            kills[k] = m
+        return m
+
+    primary = item_opts[:n_p]
+    t0 = time.perf_counter()
+    t_end = None if time_limit is None else t0 + time_limit
+    t_give_up = None if max_seconds is None else t0 + max_seconds
+    nodes = 0
+    chosen: list[int] = []
+    # an explicit stack of (live options, uncovered primary items as a list, options left to try)
+    live0 = (1 << n_opt) - 1
+    stack: list[tuple[int, list[int], int]] = []
+    uncovered = list(range(n_p))
+    live = live0
+    while True:
+        # a node: choose the item (the kernels' MRV: the first with the fewest live options)
+        if not uncovered:
+            return sorted(chosen), True
+        nodes += 1
+        if max_nodes is not None and nodes > max_nodes:
+            return None
+        if not nodes & 255 and (t_end is not None or t_give_up is not None):
+            now = time.perf_counter()
+            if t_give_up is not None and now > t_give_up:
+                return None
+            if t_end is not None and now > t_end:
+                return None, False
+        best, bi = n_opt + 1, -1
+        for i in uncovered:
+            c = (primary[i] & live).bit_count()
+            if c < best:
+                best, bi = c, i
+                if c == 0:
+                    break
+        todo = primary[bi] & live if best else 0
+        while True:
+            if todo:
+                low = todo & -todo
+                k = low.bit_length() - 1
+                rest = todo ^ low
+                stack.append((live, uncovered, rest))
+                chosen.append(k)
+                covered = set(i for i in problem.options[k] if i < n_p)
+                live = live & ~kill(k)
+                uncovered = [i for i in uncovered if i not in covered]
+                break
+            if not stack:
+                return None, True
+            live, uncovered, todo = stack.pop()
+            chosen.pop()
+
+
+__all__ = ["FIRST_NODES", "FIRST_NODES_COLD", "FIRST_SECONDS", "PLAIN_NODES", "count_small", "first_small", "plain_ok"]

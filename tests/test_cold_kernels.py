@@ -125,3 +125,77 @@ def test_tanglung_generate_is_the_same_without_compiling(monkeypatch):
     p = G.generate_challenge("hard", seed=1)
     assert not kernel_calls
     assert p.to_json() == k.to_json()
+
+
+@pytest.mark.parametrize("board,k,seed", [("6", 3, 1), ("6", 4, 1), ("7", 3, 2), ("6", 2, 5), ("7plus", 3, 4)])
+def test_qango_puzzle_is_the_same_without_compiling(monkeypatch, board, k, seed):
+    """The demo's `qango puzzle generate`: while the kernels would compile, the plain search
+    (``small.SmallSolver``) generates it, with the kernels' puzzle and node count; past its
+    budget the kernels start again and give the same puzzle."""
+    from tanglekit.games.qango import generate as G
+    from tanglekit.games.qango import small
+
+    monkeypatch.setenv("TANGLEKIT_ENGINE", "kernel")
+    want = G.generate_puzzle(board, k, seed)
+    monkeypatch.delenv("TANGLEKIT_ENGINE")
+    monkeypatch.setattr(engines, "kernel_ready", lambda kernel: False)
+    plain = []
+    real = small.SmallSolver.solve
+    monkeypatch.setattr(small.SmallSolver, "solve", lambda *a, **kw: plain.append(1) or real(*a, **kw))
+    got = G.generate_puzzle(board, k, seed)
+    assert plain  # the plain search ran
+    assert (got.to_json(), got.nodes) == (want.to_json(), want.nodes)
+    monkeypatch.setattr(G, "PLAIN_PUZZLE_NODES_COLD", 5)  # the budget runs out: the kernels take over
+    got = G.generate_puzzle(board, k, seed)
+    assert (got.to_json(), got.nodes) == (want.to_json(), want.nodes)
+
+
+_COMPILED = r'''
+import json, sys
+from numba.core import event
+names = []
+class L(event.Listener):
+    def on_start(self, e):
+        f = e.data["dispatcher"].py_func
+        if f.__module__.startswith("tanglekit."):
+            names.append(f.__module__ + "." + f.__qualname__)
+    def on_end(self, e):
+        pass
+event.register("numba:compile", L())
+from tanglekit.cli import app
+try:
+    app(["demo", "--out", sys.argv[1]], standalone_mode=False)
+finally:
+    print("COMPILED " + json.dumps(sorted(set(names))))
+'''
+
+#: what a cold `tanglekit demo` may compile: the kernels of its large instances (the count of
+#: the fixed 16-iamonds, the tilings counted, Tangle's move generator); its small searches (the
+#: tiling pictures, the 6-iamonds, the Zangle and Tanglung challenges, the QANGO puzzle) run in
+#: plain Python while their kernels are not compiled
+_DEMO_KERNELS = {"tanglekit.shapes.enumerate": {"_count_kernel", "_update_running", "_precheck", "_full_check",
+                                                "_normal_keys"},
+                 "tanglekit.solver.dlx_firstcell": {"firstcell_count", "_build_tables", "_fits"},
+                 "tanglekit.games.tangle.movegen": {"_legal_kernel"}}
+
+
+def test_a_cold_demo_compiles_only_the_kernels_of_its_large_instances(tmp_path):
+    """Issue 26 item 9 (a fast first run): a demo with an empty kernel cache compiles nothing
+    beyond ``_DEMO_KERNELS`` (the QANGO, bitset, Zangle and Tanglung search kernels stay
+    uncompiled), and still writes every picture."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("TANGLEKIT_ENGINE", None)
+    out = subprocess.run([sys.executable, "-c", _COMPILED, str(tmp_path / "demo")], capture_output=True, text=True,
+                         env=env, timeout=280)
+    assert out.returncode == 0, out.stderr[-2000:]
+    line = next(ln for ln in out.stdout.splitlines() if ln.startswith("COMPILED "))
+    import json
+
+    compiled = json.loads(line[len("COMPILED "):])
+    extra = [n for n in compiled if n.rsplit(".", 1)[1] not in _DEMO_KERNELS.get(n.rsplit(".", 1)[0], ())]
+    assert not extra, extra
+    assert "tanglekit.shapes.enumerate._count_kernel" in compiled  # the listener sees compiles
+    assert len(list((tmp_path / "demo").glob("*.svg"))) >= 15

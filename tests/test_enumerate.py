@@ -46,6 +46,24 @@ CASES = sorted(OEIS)
 ids = [f"{lat}-{kind}" for lat, kind in CASES]
 
 
+@pytest.fixture(autouse=True)
+def _kernels(monkeypatch):
+    """These tests check the kernels: no plain-Python run of small sizes (``enumerate._kernels``)."""
+    monkeypatch.setenv("TANGLEKIT_ENGINE", "kernel")
+
+
+@pytest.mark.parametrize("lat,kind", CASES, ids=ids)
+def test_plain_run_of_small_sizes_gives_the_kernels_shapes_in_their_order(lat, kind, monkeypatch):
+    """A process that would compile the kernels first enumerates sizes up to PLAIN_MAX_N with
+    the same functions in plain Python: the same shapes in the same order, the same counts."""
+    kernel = {n: (list(iter_polyforms(n, lat, kind)), count_polyforms_by_size(n, lat, kind)) for n in range(1, 9)}
+    monkeypatch.setenv("TANGLEKIT_ENGINE", "python")
+    assert enum_mod._kernels(8) is not enum_mod._kernels(9)  # plain for small sizes only
+    for n in range(1, 9):
+        assert (list(iter_polyforms(n, lat, kind, batch_size=7)), count_polyforms_by_size(n, lat, kind)) == kernel[n]
+    assert count_polyforms_by_size(8, lat, kind) == OEIS[lat, kind][:8]
+
+
 @pytest.mark.parametrize("lat,kind", CASES, ids=ids)
 def test_kernel_matches_oeis_up_to_10(lat, kind):
     expected = OEIS[lat, kind][:10]

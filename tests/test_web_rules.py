@@ -279,3 +279,41 @@ def test_the_panel_opens_with_the_keyboard_and_shows_the_options(base, driver, p
     assert link.is_displayed()
     kit.press(d, Keys.ENTER)  # the summary still has the focus: Enter closes the panel again
     wait.until(lambda dr: not table.is_displayed())
+
+
+def test_a_game_panel_takes_rule_options(base):
+    """A check page's choices (Zangle's piles, QANGO's board) reach its rules panel as options."""
+    p = panel(base, game="zangle-solo", piles="6")
+    row = next(o for o in p["options"] if o["name"] == "piles")
+    assert row["json"] == 6 and row["changed"] is True
+    assert_options_are(p["options"], load_game("zangle-solo", piles=6).options)
+    p = panel(base, game="qango", board="7plus")
+    assert_options_are(p["options"], load_game("qango", board="7plus").options)
+    assert next(o for o in p["options"] if o["name"] == "board")["changed"] is True
+    code, body = get(base, "/api/rules", game="zangle-solo", piles="99")
+    assert code == 400 and "piles" in json.loads(body)["error"]
+
+
+@pytest.mark.parametrize("family,select,value,row,shown", [("zangle", "sel-piles", "6", "piles", "6 (changed)"),
+                                                             ("qango", "sel-board", "7plus", "board", "(changed)")])
+def test_a_check_pages_choice_changes_its_rules_panel(base, driver, family, select, value, row, shown):
+    """The bug: the Zangle check page's panel said 5 piles while its piles choice said 6."""
+    from selenium.webdriver.common.by import By  # only with a browser
+    from selenium.webdriver.support.ui import Select, WebDriverWait  # only with a browser
+
+    d = driver
+    kit.set_window(d, kit.PHONE)
+    d.get(base + f"/check/{family}")
+    wait = WebDriverWait(d, kit.WAIT, poll_frequency=kit.POLL)
+    wait.until(lambda dr: dr.find_elements(By.CSS_SELECTOR, "#rules table.rule-options"))
+
+    def cell() -> str:
+        return d.execute_script(
+            "const r = [...document.querySelectorAll('#rules table.rule-options tbody tr')]"
+            ".find((tr) => tr.querySelector('th').textContent === arguments[0]);"
+            "return r ? r.querySelector('td').textContent : null;", row)
+
+    assert "(changed)" not in cell()
+    Select(d.find_element(By.ID, select)).select_by_value(value)
+    wait.until(lambda dr: shown in (cell() or ""))
+    assert cell().endswith(shown)

@@ -142,3 +142,84 @@ def test_tile_count_through_either_engine(monkeypatch):
             else:
                 ref = solve_tiling(region, pieces, each=each, query="count", up_to_symmetry=sym, kernel="links")
                 assert (res.count, res.count_up_to_symmetry) == (ref.count, ref.count_up_to_symmetry)
+
+
+def _first_kernel(ec, kernel):
+    return ec.compile(kernel).first()
+
+
+def test_plain_first_solution_is_the_kernels_first_on_random_problems():
+    from tanglekit.solver.xc_small import first_small
+
+    rng = random.Random(11)
+    found = 0
+    for _ in range(200):
+        n_p, n_s = rng.randint(1, 12), rng.randint(0, 4)
+        opts = []
+        for _ in range(rng.randint(1, 30)):
+            prim = rng.sample(range(n_p), rng.randint(1, min(3, n_p)))
+            sec = rng.sample(range(n_p, n_p + n_s), rng.randint(0, n_s)) if n_s else []
+            opts.append(prim + sec)
+        ec = ExactCover(n_p, n_s, opts)
+        sol, complete = first_small(ec, max_nodes=None)
+        assert complete
+        for kernel in ("bitset", "links"):
+            assert sol == _first_kernel(ec, kernel), (n_p, n_s, opts)
+        found += sol is not None
+    assert found >= 40
+
+
+def test_plain_first_tiling_is_the_kernels_first():
+    from tanglekit.solver.xc_small import first_small
+
+    rng = random.Random(5)
+    sets = {"square": ["dominoes", "trominoes", "tetrominoes", "pentominoes"],
+            "triangle": ["diamonds", "triamonds", "tetriamonds", "pentiamonds", "hexiamonds"]}
+    cases = [TilingProblem(parse_region("parallelogram:6x6"), piece_set("hexiamonds")),
+             TilingProblem(parse_region("rect:12x5"), piece_set("pentominoes"))]
+    for _ in range(150):
+        lattice = rng.choice(["square", "triangle"])
+        cases.append(TilingProblem(_random_region(rng, lattice), piece_set(rng.choice(sets[lattice]), lattice),
+                                   rng.choice(["exactly", "at-most", "any", "any"]), mirror=rng.random() < 0.8))
+    found = 0
+    for prob in cases:
+        ec = prob.exact_cover
+        if prob.area_mismatch() or not plain_ok(ec):
+            continue
+        sol, _ = first_small(ec, max_nodes=None)
+        assert sol == _first_kernel(ec, "bitset") == _first_kernel(ec, "links"), prob.region.cells
+        found += sol is not None
+    assert found >= 20
+
+
+def test_plain_first_gives_up_past_its_budget_and_the_tile_picture_is_the_same(monkeypatch):
+    from tanglekit.solver.xc_small import first_small
+
+    ec = TilingProblem(parse_region("parallelogram:6x6"), piece_set("hexiamonds")).exact_cover
+    assert first_small(ec, max_nodes=3) is None
+    assert first_small(ExactCover(2, 0, [[0]]), max_nodes=None) == (None, True)  # item 1 in no option
+    pictures = []
+    for engine in ("python", "kernel"):
+        monkeypatch.setenv("TANGLEKIT_ENGINE", engine)
+        res = solve_tiling("parallelogram:6x6", "hexiamonds")
+        pictures.append(res.solutions[0].to_svg())
+    assert pictures[0] == pictures[1]
+
+
+def test_csr_summary_on_random_options():
+    import numpy as np
+
+    from tanglekit.solver.xc_problem import csr_summary
+
+    rng = random.Random(3)
+    for _ in range(300):
+        n_p, n_s = rng.randint(0, 6), rng.randint(0, 3)
+        n_items = n_p + n_s
+        opts = [rng.sample(range(n_items), rng.randint(0, n_items)) for _ in range(rng.randint(0, 6))]
+        ptr = np.zeros(len(opts) + 1, dtype=np.int64)
+        ptr[1:] = np.cumsum([len(t) for t in opts])
+        flat = np.array([i for t in opts for i in t], dtype=np.int64)
+        prim = [sum(1 for i in t if i < n_p) for t in opts]
+        want = (any(not t for t in opts), any(p == 0 for p in prim),
+                any(all(i not in t for t in opts) for i in range(n_p)), max(prim, default=0))
+        assert csr_summary(ptr, flat, n_p, n_items) == want, opts

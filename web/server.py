@@ -415,7 +415,8 @@ def _check_call(call: str, game: str, method: str, q: dict, body) -> dict:
 def rules_panel(q: dict) -> dict:
     """The rules panel of a page (``GamePlugin.rules``, its markdown rendered as HTML): of the game
     a play page shows (``id``, with ``seed``; the moves played change no rule, so ``moves`` is not
-    read), or of a family or API game with its default options (``game``)."""
+    read), of a family with its default options, or of an API game (``game``) with the rule
+    options the other fields give (a check page's choices: ``game=zangle-solo&piles=6``)."""
     spec = q.get("id", "").strip(" \t\r\n")
     if spec:
         start = S.cached_start(spec, _int(q.get("seed"), "seed") if q.get("seed") else 0)
@@ -424,10 +425,12 @@ def rules_panel(q: dict) -> dict:
     else:
         name = q.get("game", "").strip(" \t\r\n")
         family = next((p for p in plugins() if p.family == name), None)
-        if family is not None:
+        if name in game_names():  # (a family of one game has its name: the game, with the options given)
+            # rule options as a check page's selects give them (piles=6, board=7plus): digits are numbers
+            params = {k: int(v) if v.isascii() and v.isdigit() else v for k, v in q.items() if k != "game"}
+            panel = plugin_of(name).rules(load_game(name, **params))
+        elif family is not None:
             panel = family.rules()
-        elif name in game_names():
-            panel = plugin_of(name).rules(load_game(name))
         else:
             raise BadRequest(f"no game {short(name, 80)}: give id=ID or game= one of "
                              f"{', '.join([p.family for p in plugins()] + game_names())}")

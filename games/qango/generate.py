@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import random
 
+from ...engines import plain_budget, plain_first
 from ...errors import SolverError
 from .board import Board
 from .boards import load_board_spec
 from .position import Position, completing_cells, popcount
 from .puzzle import Puzzle
+from .small import SmallSolver, _Budget
 
 
 def _playout(board: Board, rng: random.Random, n_counters: int, allowed=None) -> Position | None:
@@ -37,17 +39,41 @@ def _playout(board: Board, rng: random.Random, n_counters: int, allowed=None) ->
     return p
 
 
+PUZZLE_KERNEL = ("tanglekit.games.qango.kernels", "wins_within")  # the generator's search
+PLAIN_PUZZLE_NODES = 1_000  # nodes a generation may take in plain Python while numba is not loaded (~0.3 s)
+PLAIN_PUZZLE_NODES_COLD = 6_000  # ... when the kernels would compile first (about 2 s of CPU, under their compile)
+
+
 def generate_puzzle(board="6", k: int = 3, seed: int = 0, opening: str = "standard", max_tries: int = 4000,
                     node_limit: int = 400_000, solver=None, allowed=None, deadline=None) -> Puzzle:
     """A verified "side to move wins in k moves" puzzle (k >= 2), deterministic for a seed.
-    ``deadline`` (limits.Deadline) raises LimitReached between tries once spent."""
-    from .solve import QangoSolver  # loads numpy (only when this runs)
+    ``deadline`` (limits.Deadline) raises LimitReached between tries once spent.
 
+    Without a ``solver`` given, a process that has not loaded numba, or would compile the QANGO
+    kernels first, generates in plain Python (``small.SmallSolver``: the kernels' search step for
+    step, so the same puzzle and node count) within a node budget, and starts again with the
+    kernels past it (``engines.plain_first``)."""
     if isinstance(k, bool) or not isinstance(k, int) or k < 2 or k > 8:
         raise SolverError("k must be between 2 and 8 moves")
     b = load_board_spec(board)
     allowed = b.opening_cells(opening) if allowed is None else frozenset(allowed)
-    solver = solver or QangoSolver(b, allowed, tt_bits=18)
+    if solver is None and plain_first(kernel=PUZZLE_KERNEL):
+        budget = plain_budget(PLAIN_PUZZLE_NODES, cold=PLAIN_PUZZLE_NODES_COLD, kernel=PUZZLE_KERNEL)
+        try:
+            plain = SmallSolver(b, allowed, tt_bits=18, budget=budget)
+            return _generate(b, k, seed, opening, max_tries, node_limit, plain, allowed, deadline)
+        except _Budget:
+            pass  # a long generation: the kernels' job, from the start (the same puzzle)
+    if solver is None:
+        from .solve import QangoSolver  # loads numpy and numba (only when this runs)
+
+        solver = QangoSolver(b, allowed, tt_bits=18)
+    return _generate(b, k, seed, opening, max_tries, node_limit, solver, allowed, deadline)
+
+
+def _generate(b: Board, k: int, seed: int, opening: str, max_tries: int, node_limit: int, solver, allowed,
+              deadline) -> Puzzle:
+    """``generate_puzzle``'s tries with one solver (a ``QangoSolver`` or a ``SmallSolver``)."""
     rng = random.Random(seed)
     plies = 2 * k - 1
     for _ in range(max_tries):
@@ -71,7 +97,7 @@ def generate_puzzle(board="6", k: int = 3, seed: int = 0, opening: str = "standa
             defences = len(replies)
         else:
             defences = sum(1 for y in replies if not solver.wins(me2, opp | 1 << y, plies - 4))
-        return Puzzle(b, pos, k, key, defences, seed, opening, int(solver.stats[solver.K.ST_NODES]))
+        return Puzzle(b, pos, k, key, defences, seed, opening, int(solver._nodes_so_far()))
     raise SolverError(f"no puzzle with k={k} found in {max_tries} tries (seed {seed})")
 
 

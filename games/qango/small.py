@@ -174,7 +174,9 @@ class SmallSolver(MoveChoice):
         self.node_limit = 0
         self.aborted = False
         self.deadline = float("inf")
-        self.budget = budget
+        self.budget = budget  # nodes over all the solver's searches (None: no budget)
+        self.node_budget = budget  # what is left of it for the nodes counted since the last solve
+        self.spent = 0  # nodes of the searches before the last solve
 
     # --- the kernels' helpers ------------------------------------------------------------------
     def threats(self, me: int, opp: int) -> int:
@@ -263,7 +265,7 @@ class SmallSolver(MoveChoice):
     def wins_within(self, me: int, opp: int, r: int, level: int) -> bool:
         """The kernel's ``wins_within``: the mover can force a win within ``r`` plies."""
         self.nodes += 1
-        if self.budget is not None and self.nodes > self.budget:
+        if self.budget is not None and self.nodes > self.node_budget:
             raise _Budget
         if (self.nodes & 8191) == 0:
             t = time.perf_counter()
@@ -406,10 +408,15 @@ class SmallSolver(MoveChoice):
                 return False
         return True
 
-    def solve(self, pos: Position, time_limit: float | None = None, node_limit: int | None = None) -> SolveResult:
-        """``QangoSolver.solve(..., method="id")``; raises ``_Budget`` past the node budget."""
+    def solve(self, pos: Position, time_limit: float | None = None, node_limit: int | None = None,
+              max_plies: int | None = None) -> SolveResult:
+        """``QangoSolver.solve(..., method="id")``; raises ``_Budget`` past the node budget (of
+        all this solver's searches together)."""
         t0 = time.perf_counter()
+        self.spent += self.nodes
         self.nodes = 0
+        if self.budget is not None:
+            self.node_budget = self.budget - self.spent
         self.aborted = False
         self.node_limit = node_limit or 0
         self.deadline = t0 + time_limit if time_limit else float("inf")
@@ -420,7 +427,8 @@ class SmallSolver(MoveChoice):
         remaining = min(b.limit - _popcount(me | opp), _popcount(b.mask & ~(me | opp)))
         if remaining <= 0:
             return SolveResult("draw", None, 0, 0, time.perf_counter() - t0, b)
-        return self._deepen(me, opp, remaining, remaining, t0)
+        horizon = remaining if max_plies is None else min(remaining, max_plies)
+        return self._deepen(me, opp, remaining, horizon, t0)
 
     def _unlimited(self) -> None:
         """No deadline or node limit for choosing the move of a position already solved."""

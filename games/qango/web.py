@@ -140,7 +140,8 @@ def check_data() -> dict:
             "how": "Put counters on the board: each cell cycles empty, X (dark, moves first), O (light). "
                    "The side to move follows from the counts.",
             "values": {"X": "X (dark)", "O": "O (light)"}, "cycle": ["X", "O"],
-            "selects": [{"name": "board", "label": "board",
+            "rules_game": "qango",  # the rules panel: this game, on the board chosen
+            "selects": [{"name": "board", "label": "board", "param": "board",
                          "options": [{"value": k, "label": v} for k, v in BOARDS.items()]}],
             "text": {"name": "position", "label": "position", "readonly": True}}
 

@@ -129,7 +129,8 @@ def zangle_deck() -> dict:
             "how": "Choose a zone (the middle, a pile, the draw pile), then cards of the deck to put there, "
                    "in order: piles bottom to top, the draw pile next card first. Choose a placed card to "
                    "take it back.",
-            "selects": [{"name": "piles", "label": "piles",
+            "rules_game": "zangle-solo",  # the rules panel: this game, with the piles chosen
+            "selects": [{"name": "piles", "label": "piles", "param": "piles",
                          "options": [{"value": str(n), "label": f"{n} piles"} for n in PILE_CHOICES]}],
             "zone_select": "piles", "zones": {str(n): _zones(n) for n in PILE_CHOICES},
             "deck": deck.name, "cards": [{"card": c.id, "colour": c.colour, "svg": card_svg(c, 9.0)}

@@ -209,9 +209,16 @@ function buildSelects(box) {
         if (isDeck()) { E.zones = {}; zones().forEach((z) => { E.zones[z.name] = []; }); }
       });
       if (isDeck()) activeZone = zones()[0].name;
+      if (s.param) showRules(rulesQuery());
     });
     box.append(el("label", {for: id, class: "selectlabel"}, `${s.label}: `), sel, " ");
   }
+}
+// the rules panel's query: the game checked, with the rule options its selects choose
+function rulesQuery() {
+  const q = {game: SPEC.rules_game || FAMILY};
+  for (const s of SPEC.selects || []) if (s.param) q[s.param] = E.sel[s.name];
+  return q;
 }
 function syncSelects() {
   for (const s of SPEC.selects || []) { const sel = document.getElementById(`sel-${s.name}`); if (sel) sel.value = E.sel[s.name]; }
@@ -422,5 +429,4 @@ run("loading…", async () => {
   const entry = $("#entry");
   entry.innerHTML = "";
   if (isDeck()) { deckInit(entry); deckDraw(); } else { gridInit(entry); await gridDraw(); }
-});
-showRules({game: FAMILY});
+}).then(() => showRules(rulesQuery()));
