@@ -168,7 +168,7 @@ def first_small(problem: ExactCover, max_nodes: int | None = FIRST_NODES,
                 rest = todo ^ low
                 stack.append((live, uncovered, rest))
                 chosen.append(k)
-                covered = set(i for i in problem.options[k] if i < n_p)
+                covered = {i for i in problem.options[k] if i < n_p}
                 live = live & ~kill(k)
                 uncovered = [i for i in uncovered if i not in covered]
                 break

@@ -188,7 +188,7 @@ def test_a_cold_demo_compiles_only_the_kernels_of_its_large_instances(tmp_path):
 
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     env.pop("TANGLEKIT_ENGINE", None)
-    out = subprocess.run([sys.executable, "-c", _COMPILED, str(tmp_path / "demo")], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-c", _COMPILED, str(tmp_path / "demo")], capture_output=True, text=True, check=False,
                          env=env, timeout=280)
     assert out.returncode == 0, out.stderr[-2000:]
     line = next(ln for ln in out.stdout.splitlines() if ln.startswith("COMPILED "))

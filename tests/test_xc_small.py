@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from tanglekit.shapes.placements import _array_placements, _plain_placements
 from tanglekit.shapes.polyform import Polyform
 from tanglekit.shapes.registry import get_lattice
@@ -41,7 +40,6 @@ def test_plain_symmetries_equal_the_array_ones(name):
 
 def test_polyform_input_checks_are_the_array_ones():
     import numpy as np
-
     from tanglekit.errors import ShapeError
 
     for cells in ([(0, 0), (1, 0)], [[0, 0], [0, 1]], ((2, 3),), np.array([[0, 0], [1, 0]]), {(0, 0), (2, 0)}):
@@ -101,16 +99,22 @@ def test_plain_count_equals_the_kernels_on_random_tilings():
     assert checked >= 80 and nonzero >= 12
 
 
+def _random_problem(rng, most_options: int) -> ExactCover:
+    """1-12 primary items, 0-4 secondary ones, 1..most_options options of 1-3 primary items each."""
+    n_p, n_s = rng.randint(1, 12), rng.randint(0, 4)
+    opts = []
+    for _ in range(rng.randint(1, most_options)):
+        prim = rng.sample(range(n_p), rng.randint(1, min(3, n_p)))
+        sec = rng.sample(range(n_p, n_p + n_s), rng.randint(0, n_s)) if n_s else []
+        opts.append(prim + sec)
+    return ExactCover(n_p, n_s, opts)
+
+
 def test_plain_count_equals_the_kernels_on_random_problems():
     rng = random.Random(7)
     for _ in range(150):
-        n_p, n_s = rng.randint(1, 12), rng.randint(0, 4)
-        opts = []
-        for _ in range(rng.randint(1, 25)):
-            prim = rng.sample(range(n_p), rng.randint(1, min(3, n_p)))
-            sec = rng.sample(range(n_p, n_p + n_s), rng.randint(0, n_s)) if n_s else []
-            opts.append(prim + sec)
-        ec = ExactCover(n_p, n_s, opts)
+        ec = _random_problem(rng, 25)
+        n_p, n_s = ec.n_primary, ec.n_secondary
         if rng.random() < 0.5:
             ec.item_order = rng.sample(range(n_p + n_s), n_p + n_s)
         assert plain_ok(ec)
@@ -154,17 +158,11 @@ def test_plain_first_solution_is_the_kernels_first_on_random_problems():
     rng = random.Random(11)
     found = 0
     for _ in range(200):
-        n_p, n_s = rng.randint(1, 12), rng.randint(0, 4)
-        opts = []
-        for _ in range(rng.randint(1, 30)):
-            prim = rng.sample(range(n_p), rng.randint(1, min(3, n_p)))
-            sec = rng.sample(range(n_p, n_p + n_s), rng.randint(0, n_s)) if n_s else []
-            opts.append(prim + sec)
-        ec = ExactCover(n_p, n_s, opts)
+        ec = _random_problem(rng, 30)
         sol, complete = first_small(ec, max_nodes=None)
         assert complete
         for kernel in ("bitset", "links"):
-            assert sol == _first_kernel(ec, kernel), (n_p, n_s, opts)
+            assert sol == _first_kernel(ec, kernel), (ec.n_primary, ec.n_secondary, ec.options)
         found += sol is not None
     assert found >= 40
 
@@ -208,7 +206,6 @@ def test_plain_first_gives_up_past_its_budget_and_the_tile_picture_is_the_same(m
 
 def test_csr_summary_on_random_options():
     import numpy as np
-
     from tanglekit.solver.xc_problem import csr_summary
 
     rng = random.Random(3)
