@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from ..engines import plain_budget, plain_first
+from ..engines import plain_budget, plain_first, requested
 from ..errors import SolverError
 from .cpsat_xc import cpsat_count, cpsat_optimise, cpsat_solutions
 from .parallel import count_parallel
@@ -111,15 +111,23 @@ def first_solution(problem: ExactCover, backend: str = "auto", time_limit: float
     return None
 
 
+_PLAIN_GAVE_UP = False  # a plain first solution ran out of its budget in this process
+
+
 def _first_plain(problem: ExactCover, time_limit: float | None) -> tuple[list[int] | None, bool] | None:
     """The kernels' first solution found in plain Python (``xc_small.first_small``) when numba is
     not loaded or the search kernel would compile first, within a node budget: (solution or None,
     complete), or None to leave it to the kernel."""
-    if not plain_first(kernel=SEARCH_KERNEL) or not plain_ok(problem):
+    if (_PLAIN_GAVE_UP and requested() != "python") or not plain_first(kernel=SEARCH_KERNEL) or not plain_ok(problem):
         return None
     t0 = time.perf_counter()
     budget = plain_budget(FIRST_NODES, cold=FIRST_NODES_COLD, kernel=SEARCH_KERNEL)
     out = first_small(problem, budget, time_limit, None if budget is None else FIRST_SECONDS)
+    if out is None:
+        # past the budget once: the kernels from now on in this process (a large problem may go
+        # to the dancing-links kernel and leave the bitset one uncompiled, so plain_first would
+        # keep saying yes and every later call would lose its budget again)
+        globals()["_PLAIN_GAVE_UP"] = True
     if out is not None and time_limit is not None and not out[1]:
         return out  # the time limit passed in plain Python: nothing found in time
     if out is None and time_limit is not None and time.perf_counter() - t0 >= time_limit:

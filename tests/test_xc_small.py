@@ -220,3 +220,20 @@ def test_csr_summary_on_random_options():
         want = (any(not t for t in opts), any(p == 0 for p in prim),
                 any(all(i not in t for t in opts) for i in range(n_p)), max(prim, default=0))
         assert csr_summary(ptr, flat, n_p, n_items) == want, opts
+
+
+def test_a_plain_first_solution_past_its_budget_leaves_the_next_ones_to_the_kernel(monkeypatch):
+    from tanglekit import engines
+    from tanglekit.solver import exact_cover, xc_small
+
+    monkeypatch.delenv("TANGLEKIT_ENGINE", raising=False)
+    monkeypatch.setattr(engines, "kernel_ready", lambda kernel: False)
+    monkeypatch.setattr(exact_cover, "_PLAIN_GAVE_UP", False)
+    monkeypatch.setattr(exact_cover, "FIRST_NODES_COLD", 3)
+    calls = []
+    real = xc_small.first_small
+    monkeypatch.setattr(exact_cover, "first_small", lambda *a, **kw: calls.append(1) or real(*a, **kw))
+    ec = TilingProblem(parse_region("parallelogram:6x6"), piece_set("hexiamonds")).exact_cover
+    want = real(ec, max_nodes=None)[0]
+    assert exact_cover.first_solution(ec) == want and len(calls) == 1  # gave up: the kernel's answer
+    assert exact_cover.first_solution(ec) == want and len(calls) == 1  # no second plain try
