@@ -111,12 +111,14 @@ def measure(fn, *args, reps: int = 1, min_cpu: float = 0.0, fork: bool = True, *
     passed) in a forked child process: its CPU and wall time, its peak resident memory, the
     number of calls and the last call's value (which must pickle). Warm the kernels ``fn`` uses
     before calling this: the child starts as a copy of this process. Without fork (or with
-    ``fork=False``) it runs here and the peak is this process's."""
+    ``fork=False``, or while another thread runs here: a fork copies its locks, not the thread,
+    e.g. a bot's kernels still loading) it runs here and the peak is this process's."""
     import os
     import pickle
     import resource
+    import threading
 
-    if not fork or not hasattr(os, "fork"):
+    if not fork or not hasattr(os, "fork") or threading.active_count() > 1:
         value, cpu, wall, done = _run_reps(fn, args, kw, reps, min_cpu)
         return Measure(value, cpu, wall, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0, done)
     import sys

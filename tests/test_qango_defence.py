@@ -136,3 +136,28 @@ def test_every_stored_reply_is_exact(board_name, opening):
         reply, d = book_defence(p)
         child = p.play(reply)
         assert wins_within(child, "X", d - 3) is False and wins_within(child, "X", d - 1) is True, e["position"]
+
+
+def test_a_perfect_bot_loads_its_kernels_in_the_background(monkeypatch):
+    """Making a perfect bot does not wait for its kernels (10-20 s to compile on an empty kernel
+    cache: a fresh server's first QANGO page); its first move does, before its time starts."""
+    import threading
+    import time
+
+    from tanglekit.games.qango import bots
+
+    started, release = threading.Event(), threading.Event()
+    monkeypatch.setattr(bots, "_warming", [])
+    monkeypatch.setattr(bots, "_warm_kernels", lambda: (started.set(), release.wait(60)))
+    bot = make_bot("perfect")  # returns with the warm-up still running
+    assert started.wait(10) and bots._warming[0].is_alive()
+    assert make_bot("perfect") and len(bots._warming) == 1  # one warm-up per process
+    pos = Position(load_board("6"))
+    out: list[int] = []
+    mover = threading.Thread(target=lambda: out.append(bot(pos)), daemon=True)
+    mover.start()
+    time.sleep(0.3)
+    assert not out and mover.is_alive()  # the first move waits for the kernels
+    release.set()
+    mover.join(60)
+    assert out and out[0] in pos.legal_moves()

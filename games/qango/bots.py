@@ -5,6 +5,7 @@ tablebase, then df-pn; about a second per move)."""
 from __future__ import annotations
 
 import random
+import threading
 import time
 
 from ...errors import BotError
@@ -26,14 +27,36 @@ def _warm_kernels() -> None:
     s.solve(pos, time_limit=1.0, method="pns")
 
 
+_warming: list[threading.Thread] = []  # this process's warm-up thread, once started
+_warm_lock = threading.Lock()
+
+
+def _warm_quietly() -> None:
+    try:
+        _warm_kernels()
+    except Exception:  # noqa: BLE001  (a first move compiles whatever is still missing itself)
+        pass
+
+
+def _warm_in_background() -> threading.Thread:
+    """``_warm_kernels`` in a daemon thread, started once per process: a page or a match that makes
+    a perfect bot goes on at once (on an empty kernel cache the kernels compile for 10-20 s), and
+    the bot's first move waits for the thread."""
+    with _warm_lock:
+        if not _warming:
+            t = threading.Thread(target=_warm_quietly, name="qango-kernels", daemon=True)
+            t.start()
+            _warming.append(t)
+        return _warming[0]
+
+
 def make_bot(name: str, seed: int = 0, think: float = 2.0):
     """A function Position -> cell for the named strength (deterministic for a seed)."""
     if name not in BOT_NAMES:
         raise BotError(f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)})")
     rng = random.Random(seed)
     solvers: dict = {}
-    if name == "perfect":
-        _warm_kernels()  # loaded now, not inside the first move's second
+    warm = _warm_in_background() if name == "perfect" else None  # loaded before the first move's second
 
     def solver_for(pos: Position):
         from .solve import QangoSolver  # loads numpy (only when this runs)
@@ -96,6 +119,8 @@ def make_bot(name: str, seed: int = 0, think: float = 2.0):
         return max(alive, key=lambda m: (_score(pos, m, me, opp), rng.random()))
 
     def perfect_bot(pos: Position) -> int:
+        if warm is not None:
+            warm.join()  # the kernels are loaded (or compiled) before the move's time starts
         # within a second (at most ``think``) in all, with room for a first call's set-up (a new
         # solver, a certificate read): each step gets a share of what is left
         budget = min(think, 0.85)
