@@ -118,6 +118,7 @@ def _first_plain(problem: ExactCover, time_limit: float | None) -> tuple[list[in
     """The kernels' first solution found in plain Python (``xc_small.first_small``) when numba is
     not loaded or the search kernel would compile first, within a node budget: (solution or None,
     complete), or None to leave it to the kernel."""
+    global _PLAIN_GAVE_UP
     if (_PLAIN_GAVE_UP and requested() != "python") or not plain_first(kernel=SEARCH_KERNEL) or not plain_ok(problem):
         return None
     t0 = time.perf_counter()
@@ -127,11 +128,9 @@ def _first_plain(problem: ExactCover, time_limit: float | None) -> tuple[list[in
         # past the budget once: the kernels from now on in this process (a large problem may go
         # to the dancing-links kernel and leave the bitset one uncompiled, so plain_first would
         # keep saying yes and every later call would lose its budget again)
-        globals()["_PLAIN_GAVE_UP"] = True
-    if out is not None and time_limit is not None and not out[1]:
-        return out  # the time limit passed in plain Python: nothing found in time
-    if out is None and time_limit is not None and time.perf_counter() - t0 >= time_limit:
-        return None, False
+        _PLAIN_GAVE_UP = True
+        if time_limit is not None and time.perf_counter() - t0 >= time_limit:
+            return None, False  # the time limit passed too: nothing found in time
     return out
 
 

@@ -136,10 +136,9 @@ def first_small(problem: ExactCover, max_nodes: int | None = FIRST_NODES,
     nodes = 0
     chosen: list[int] = []
     # an explicit stack of (live options, uncovered primary items as a list, options left to try)
-    live0 = (1 << n_opt) - 1
     stack: list[tuple[int, list[int], int]] = []
     uncovered = list(range(n_p))
-    live = live0
+    live = (1 << n_opt) - 1
     while True:
         # a node: choose the item (the kernels' MRV: the first with the fewest live options)
         if not uncovered:

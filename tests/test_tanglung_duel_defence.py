@@ -8,7 +8,7 @@ import pytest
 from tanglekit.games.tanglung.api import decode_duel
 from tanglekit.games.tanglung.duel_bot import PerfectBot
 from tanglekit.games.tanglung.duel_exact import solve_plain
-from tanglekit.games.tanglung.duel_reference import Reference, reduced_layout, start_match
+from tanglekit.games.tanglung.duel_reference import Reference, random_plies, reduced_layout, start_match
 from tanglekit.games.tanglung.duel_solve import KernelSolver, solve_match
 
 # (rows, cols, lanterns, layout seed, random opening plies): reduced grids after a few random plies,
@@ -19,11 +19,7 @@ CASES = [(3, 3, "RBFHDRB", 1, 8), (3, 3, "RBFHDRB", 2, 6), (3, 3, "RBFHDRB", 3, 
 
 def _reference(case):
     rows, cols, lan, seed, opening = case
-    m = start_match(reduced_layout(rows, cols, lan, seed))
-    rng = random.Random(seed)
-    for _ in range(opening):
-        m.apply(rng.choice(m.legal_actions()))
-    ref = Reference(m)
+    ref = Reference(random_plies(start_match(reduced_layout(rows, cols, lan, seed)), opening, random.Random(seed)))
     return ref, ref.plies_to_end()
 
 

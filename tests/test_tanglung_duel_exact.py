@@ -12,7 +12,7 @@ from tanglekit.errors import SolverError
 from tanglekit.games.tanglung.api import encode_duel
 from tanglekit.games.tanglung.duel import DuelGame, Match
 from tanglekit.games.tanglung.duel_exact import PlainSolver, encode_match, solve_plain
-from tanglekit.games.tanglung.duel_reference import Reference, reduced_layout, start_match
+from tanglekit.games.tanglung.duel_reference import Reference, random_plies, reduced_layout, start_match
 from tanglekit.games.tanglung.layout import Layout, random_layout
 from tanglekit.games.tanglung.rules import TanglungOptions
 
@@ -51,10 +51,7 @@ def _reference_cases():
 @pytest.mark.parametrize("case", _reference_cases())
 def test_exact_values_agree_with_the_reference(case):
     rows, cols, lan, seed, plies = case
-    m = start_match(reduced_layout(rows, cols, lan, seed))
-    rng = random.Random(seed)
-    for _ in range(plies):
-        m.apply(rng.choice(m.legal_actions()))
+    m = random_plies(start_match(reduced_layout(rows, cols, lan, seed)), plies, random.Random(seed))
     ref = Reference(m)
     sample = ref.sample(120, seed)
     # every position whose value is a proper fraction, and the seeded sample
@@ -139,12 +136,7 @@ def test_repetition_value_does_not_depend_on_the_count():
     the second or the third occurrence ends the match (positions with Rooster dances)."""
     checked = 0
     for seed in range(40):
-        m = start_match(reduced_layout(2, 3, "RFHD", seed))
-        rng = random.Random(seed)
-        for _ in range(4):
-            if m.is_over():
-                break
-            m.apply(rng.choice(m.legal_actions()))
+        m = random_plies(start_match(reduced_layout(2, 3, "RFHD", seed)), 4, random.Random(seed))
         if m.is_over() or len(m.dark_cells()) > 1:
             continue
         v = solve_plain(m).value
@@ -184,11 +176,7 @@ def test_longest_defence_and_fastest_win():
     rng = random.Random(11)
     seen_lost = seen_won = 0
     for seed in range(30):
-        m = start_match(reduced_layout(2, 4, "RBFHDR", seed % 6))
-        for _ in range(rng.randrange(2, 8)):
-            if m.is_over():
-                break
-            m.apply(rng.choice(m.legal_actions()))
+        m = random_plies(start_match(reduced_layout(2, 4, "RBFHDR", seed % 6)), rng.randrange(2, 8), rng)
         if m.is_over():
             continue
         r = solve_plain(m)

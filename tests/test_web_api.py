@@ -14,6 +14,7 @@ import urllib.request
 from urllib.parse import urlencode
 
 import pytest
+from http_kit import post_json
 
 TANGLUNG = "tanglung:solo,easy:RHHC/FRBF/FBBD/CHRD"  # = tanglung:solo,easy#1
 #: a reference that would make the browser load something from another host
@@ -44,16 +45,6 @@ def get(base, path, **q):
             return r.status, r.headers, r.read()
     except urllib.error.HTTPError as e:
         return e.code, e.headers, e.read()
-
-
-def post(base, path, body):
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=60) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
 
 
 def api(base, name, **q):
@@ -161,18 +152,18 @@ def test_games_with_bots_play_in_turn(base):
 
 
 def test_check_tanglung_and_qango(base):
-    code, r = post(base, "/api/check/tanglung", {"layout": "CRBF/HDFR/BHFB/RHDC"})
+    code, r = post_json(base, "/api/check/tanglung", {"layout": "CRBF/HDFR/BHFB/RHDC"})
     assert code == 200
     assert {k: r[k] for k in ("solvable", "moves", "start", "optimal_tours")} == \
         {"solvable": True, "moves": 14, "start": [0, 0], "optimal_tours": 1823}  # as the README's CLI example
     assert r["id"] == "tanglung:solo:CRBF/HDFR/BHFB/RHDC" and len(r["frames"]) == 15
-    code, r = post(base, "/api/check/tanglung", {"layout": "CRB"})
+    code, r = post_json(base, "/api/check/tanglung", {"layout": "CRB"})
     assert code == 400 and r["error"]
-    code, r = post(base, "/api/check/qango", {"board": "6", "position": ".X.OOX/O....O/XO.X../..XO../X...../....X."})
+    code, r = post_json(base, "/api/check/qango", {"board": "6", "position": ".X.OOX/O....O/XO.X../..XO../X...../....X."})
     assert code == 200 and r["value"] == "win" and r["plies"] == 3 and r["id"] == "qango:6:k2:.X.OOX/O....O/XO.X../..XO../X...../....X."
     assert (r["counters"], r["to_move"], r["side"]) == (2, 1, "O")  # players from 0, counts with units
     assert r["line_text"][0].startswith("O ") and len(r["frames"]) == len(r["line_text"]) + 1
-    code, d = post(base, "/api/draw/qango", {"board": "6", "cells": {"0": "X", "7": "O"}})
+    code, d = post_json(base, "/api/draw/qango", {"board": "6", "cells": {"0": "X", "7": "O"}})
     assert code == 200 and d["position"].startswith("X...../.O....")
 
 
@@ -181,15 +172,15 @@ def test_check_zangle_solo_deal(base):
 
     deal = SoloDeal.from_seed(3)
     body = {"middle": list(deal.middle), "draw": list(deal.draw), "piles": [list(p) for p in deal.piles]}
-    code, r = post(base, "/api/check/zangle", body)
+    code, r = post_json(base, "/api/check/zangle", body)
     assert code == 200
     cli = solve_deal(deal, max_states=2_000_000, time_limit=20).to_json()
     assert {k: r[k] for k in ("solvable", "line", "states")} == cli
     assert r["id"] == deal.share_id() and len(r["frames"]) == len(r["line"]) + 1
     body["middle"] = body["middle"][:2]
-    code, r = post(base, "/api/check/zangle", body)
+    code, r = post_json(base, "/api/check/zangle", body)
     assert code == 400 and "the middle holds 3 cards" in r["error"]
-    code, r = post(base, "/api/check/zangle", {"middle": ["nope"], "piles": [["T1-1"]]})
+    code, r = post_json(base, "/api/check/zangle", {"middle": ["nope"], "piles": [["T1-1"]]})
     assert code == 400 and r["error"]
 
 

@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
 
 from browser_kit import *  # noqa: E402,F401,F403  (the server, the browser and the helpers)
+from http_kit import get_json, post_json  # noqa: E402
 from browser_kit import (  # noqa: E402
     DESKTOP, PHONE, POLL, WAIT, By, Keys, WebDriverWait, _log_len, _text, _wait_log, _wait_text, focused, press, set_window)
 
@@ -73,6 +74,22 @@ def _result_cleared(d) -> None:
     assert not d.find_elements(By.CSS_SELECTOR, "#frame *, #line li, #controls button")
 
 
+def _snake(d, grid: str, keys_for) -> None:
+    """Enter a grid ("row/row/...", the focus on cell 0,0) by arrow keys in a snake (left to right,
+    down, right to left, down...), pressing ``keys_for(value)`` on each cell."""
+    rows = grid.split("/")
+    for r, row in enumerate(rows):
+        width = len(row)
+        keys = []
+        for k, c in enumerate(range(width) if r % 2 == 0 else range(width - 1, -1, -1)):
+            keys += keys_for(row[c])
+            if k < width - 1:
+                keys.append(Keys.ARROW_RIGHT if r % 2 == 0 else Keys.ARROW_LEFT)
+        if r < len(rows) - 1:
+            keys.append(Keys.ARROW_DOWN)
+        press(d, *keys)
+
+
 # --- each page by the keyboard alone --------------------------------------------------------------
 @SIZES
 def test_tanglung_check_by_keyboard(driver, base, size):
@@ -83,17 +100,7 @@ def test_tanglung_check_by_keyboard(driver, base, size):
     assert cell.get_attribute("role") == "button" and cell.get_attribute("aria-label") == "cell 0,0: empty"
     assert _focus_ring(d) == "stroke"
     kinds = "CRBFHD"  # the palette's order: keys 1-6
-    rows = TANGLUNG_LAYOUT.split("/")
-    for r, row in enumerate(rows):  # a snake: left to right, down, right to left, down...
-        cols = range(4) if r % 2 == 0 else range(3, -1, -1)
-        keys = []
-        for k, c in enumerate(cols):
-            keys += [str(kinds.index(row[c]) + 1), Keys.ENTER]
-            if k < 3:
-                keys.append(Keys.ARROW_RIGHT if r % 2 == 0 else Keys.ARROW_LEFT)
-        if r < 3:
-            keys.append(Keys.ARROW_DOWN)
-        press(d, *keys)
+    _snake(d, TANGLUNG_LAYOUT, lambda v: [str(kinds.index(v) + 1), Keys.ENTER])
     _wait(d, lambda dr: _entry_text(dr) == TANGLUNG_LAYOUT)
     assert focused(d).get_attribute("aria-label") == "cell 3,0: R rabbit"  # the snake ends bottom left
     # Delete empties the cell, u puts it back
@@ -117,18 +124,8 @@ def test_qango_check_by_keyboard_and_its_play_link(driver, base, size):
     _no_sideways_scroll(d)
     cell = _tab_to(d, "#grid .hot")
     assert cell.get_attribute("aria-label") == "cell 0,0: empty"
-    rows = QANGO_TWO_WINNERS.split("/")
-    X, O = [Keys.ENTER], [Keys.ENTER, Keys.ENTER]  # each Enter cycles: empty, X, O
-    for r, row in enumerate(rows):
-        cols = range(6) if r % 2 == 0 else range(5, -1, -1)
-        keys = []
-        for k, c in enumerate(cols):
-            keys += X if row[c] == "X" else O if row[c] == "O" else []
-            if k < 5:
-                keys.append(Keys.ARROW_RIGHT if r % 2 == 0 else Keys.ARROW_LEFT)
-        if r < 5:
-            keys.append(Keys.ARROW_DOWN)
-        press(d, *keys)
+    # each Enter cycles: empty, X, O
+    _snake(d, QANGO_TWO_WINNERS, lambda v: [Keys.ENTER] if v == "X" else [Keys.ENTER] * 2 if v == "O" else [])
     _wait(d, lambda dr: _entry_text(dr) == QANGO_TWO_WINNERS)
     press(d, "c")
     answer = _wait_text(d, "#answer", "wins")
@@ -307,33 +304,6 @@ def test_a_long_check_shows_its_progress_and_disables_the_controls(driver, base)
 
 
 # --- the API behind the pages: every answer's ID plays ---------------------------------------------
-def _post(base: str, path: str, body: dict):
-    import json
-    import urllib.error
-    import urllib.request
-
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=60) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
-
-
-def _state(base: str, spec: str):
-    import json
-    import urllib.error
-    import urllib.request
-    from urllib.parse import urlencode
-
-    try:
-        with urllib.request.urlopen(f"{base}/api/state?{urlencode({'id': spec})}", timeout=60) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
-
-
 def test_every_checked_id_opens_a_play_page(base):
     cases = [
         ("qango", {"board": "6", "position": QANGO_TWO_WINNERS}, f"qango:6:{QANGO_TWO_WINNERS}", "X to move wins in 2"),
@@ -346,19 +316,19 @@ def test_every_checked_id_opens_a_play_page(base):
          None, "solvable: a winning line of 1 action (1 state searched)"),
     ]
     for family, body, want_id, answer in cases:
-        code, r = _post(base, f"/api/check/{family}", body)
+        code, r = post_json(base, f"/api/check/{family}", body)
         assert code == 200, r
         assert r["answer"].startswith(answer), r["answer"]
         if want_id is not None:
             assert r["id"] == want_id
-        code, v = _state(base, r["id"])
+        code, v = get_json(base, "/api/state", id=r["id"])
         assert code == 200, (r["id"], v)
         assert v["id"] == r["id"]
     # the person plays the side to move of a QANGO position (O here: the bot does not move first)
-    code, v = _state(base, "qango:6:X...../....../....../....../....../......")
+    code, v = get_json(base, "/api/state", id="qango:6:X...../....../....../....../....../......")
     assert code == 200 and v["human_to_move"] and v["current_player"] == 1 and v["moves"] == []
     # what the pages load first says how to enter, and the draw says whether it can be checked
-    code, d = _post(base, "/api/draw/tanglung", {"cells": {"0": "C"}})
+    code, d = post_json(base, "/api/draw/tanglung", {"cells": {"0": "C"}})
     assert code == 200 and (d["ready"], d["why"]) == (False, "15 cells still empty") and d["text"] == "C.../..../..../...."
-    code, d = _post(base, "/api/draw/qango", {"board": "6", "cells": {"0": "O"}})
+    code, d = post_json(base, "/api/draw/qango", {"board": "6", "cells": {"0": "O"}})
     assert code == 200 and not d["ready"] and "counts X=0, O=1 do not fit" in d["why"]

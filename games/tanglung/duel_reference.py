@@ -59,6 +59,16 @@ def start_match(layout: Layout, options: TanglungOptions | None = None) -> Match
     return Match(layout, options or TanglungOptions(), 0, validate=False)
 
 
+def random_plies(m: Match, plies: int, rng: random.Random) -> Match:
+    """``m`` after up to ``plies`` uniformly random legal actions (fewer when the game ends), for
+    tests and samples that start from a seeded position."""
+    for _ in range(plies):
+        if m.is_over():
+            break
+        m.apply(rng.choice(m.legal_actions()))
+    return m
+
+
 def _hide(m: Match) -> tuple:
     """The engine copy with dark cards shown as ``?`` and the unseen kinds as a sorted tuple."""
     pool = []
